@@ -1,0 +1,44 @@
+# The front door: make run | test | lint | bench
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+PYTEST_ARGS ?=
+
+.PHONY: venv run test lint typecheck bench demo worker clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## Set up, migrate, load the demo tournament and serve it on http://127.0.0.1:8000
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+## Set up and run the whole test suite
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict rules/
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict rules/
+
+## Speed figures as JSON (one core)
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+worker: $(STAMP)
+	$(VENV)/bin/celery -A config worker -l info
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
