@@ -1,0 +1,1 @@
+"""The tournaments Django app: tournaments, entrants, rounds, tables, results and standings."""

@@ -1,0 +1,14 @@
+"""Root URLs: the web UI (tournaments.urls_web), the API under /api/, the admin, language switching."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/", include("tournaments.urls_api")),
+    path("", include("tournaments.urls_web")),
+]

@@ -1,0 +1,68 @@
+"""The one application error of the tournaments app, with stable snake_case codes.
+
+Services raise `TournamentError(code, message, **details)`; the API maps it once to an HTTP status
+(`tournaments.api_errors`), the web views show the message. Codes never change meaning.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    # 400: the input is wrong
+    INVALID_INPUT = "invalid_input"
+    INVALID_VARIANT = "invalid_variant"
+    INVALID_RESULT = "invalid_result"
+    INVALID_CSV = "invalid_csv"
+    PAIRING_INVALID = "pairing_invalid"
+    # 403 / 404
+    PERMISSION_DENIED = "permission_denied"
+    NOT_FOUND = "not_found"
+    # 409: the state does not allow it (or someone else was faster)
+    ENTRANT_NAME_TAKEN = "entrant_name_taken"
+    PLAYER_ALREADY_ENTERED = "player_already_entered"
+    ENTRANT_DROPPED = "entrant_dropped"
+    ENTRANT_NOT_DROPPED = "entrant_not_dropped"
+    ENTRANT_ALREADY_CHECKED_IN = "entrant_already_checked_in"
+    TOURNAMENT_FINISHED = "tournament_finished"
+    ROUND_NOT_DRAFT = "round_not_draft"
+    ROUND_NOT_PUBLISHED = "round_not_published"
+    ROUND_IN_PROGRESS = "round_in_progress"
+    ROUNDS_COMPLETE = "rounds_complete"
+    NOT_ENOUGH_ENTRANTS = "not_enough_entrants"
+    RESULT_ALREADY_REPORTED = "result_already_reported"
+    RESULT_ALREADY_FINAL = "result_already_final"
+    RESULT_NOT_PENDING = "result_not_pending"
+    RESULT_CONFLICT = "result_conflict"
+    CONFIRM_OWN_REPORT = "confirm_own_report"
+
+
+HTTP_STATUS: dict[ErrorCode, int] = {
+    ErrorCode.INVALID_INPUT: 400,
+    ErrorCode.INVALID_VARIANT: 400,
+    ErrorCode.INVALID_RESULT: 400,
+    ErrorCode.INVALID_CSV: 400,
+    ErrorCode.PAIRING_INVALID: 400,
+    ErrorCode.PERMISSION_DENIED: 403,
+    ErrorCode.NOT_FOUND: 404,
+}
+DEFAULT_STATUS = 409
+
+
+class TournamentError(Exception):
+    """A domain error: a stable code, a human sentence, optional structured details."""
+
+    def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS.get(self.code, DEFAULT_STATUS)
+
+    def __str__(self) -> str:
+        return self.message

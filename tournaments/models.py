@@ -1,0 +1,426 @@
+"""Tournament models: thin rows whose invariants are database constraints.
+
+Writes go through `tournaments.services`; reads through `tournaments.selectors`.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.profiles import GAMES
+
+ENTRANT_NAME_MAX_LENGTH = 48
+
+
+def new_report_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays; optionally linked to a login (to report results through an account)."""
+
+    name = models.CharField(_("name"), max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        KNOCKOUT = "knockout", _("Knockout")
+        STAGES = "stages", _("Stages (groups or Swiss, then knockout)")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class FirstRound(models.TextChoices):
+        SEED = "seed", _("By seed")
+        RATING = "rating", _("By rating")
+        RANDOM = "random", _("Random")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=140, unique=True)
+    game = models.CharField(_("game"), max_length=20, choices=list(GAMES.items()))
+    variant = models.JSONField(_("variant"), default=dict, blank=True)
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    is_public = models.BooleanField(_("public"), default=True)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_tournaments")
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds planned"), default=5)
+    group_count = models.PositiveSmallIntegerField(_("groups"), default=1)
+    double_round_robin = models.BooleanField(_("double round robin"), default=False)
+    knockout_size = models.PositiveSmallIntegerField(
+        _("knockout: entrants advancing"), null=True, blank=True,
+        help_text=_("Stages format: how many entrants enter the knockout."),
+    )
+    knockout_advance = models.PositiveSmallIntegerField(_("knockout: advancing per table"), default=1)
+    third_place_match = models.BooleanField(_("third-place match"), default=True)
+    first_round = models.CharField(_("first round"), max_length=10, choices=FirstRound.choices, default="seed")
+    avoid_same_club = models.BooleanField(_("avoid same-club pairings"), default=False)
+    random_seed = models.IntegerField(_("random seed"), default=0)
+    # Knockout / stages: the entrant ids of each standings list (one list per group, or one for
+    # Swiss / a pure knockout) at the moment the bracket was drawn. The bracket is recomputed from it.
+    knockout_seeding = models.JSONField(default=list, blank=True)
+
+    # Points scheme: match points by placing at a table (index 0 = first); ties share the mean.
+    placing_points = models.JSONField(_("points by placing"), default=list)
+    tiebreak_order = models.JSONField(_("tiebreak order"), default=list)
+    forfeit_winner_score = models.PositiveSmallIntegerField(_("forfeit: winner's score"), default=0)
+    forfeit_loser_score = models.PositiveSmallIntegerField(_("forfeit: loser's score"), default=0)
+    bye_points = models.FloatField(_("bye: match points"), default=0)
+    bye_score_for = models.PositiveSmallIntegerField(_("bye: score for"), default=0)
+    bye_score_against = models.PositiveSmallIntegerField(_("bye: score against"), default=0)
+
+    # Incremented in the same transaction as any change to a final result; standings rows carry
+    # the version they were computed from, so staleness is `standings_version < results_version`.
+    results_version = models.PositiveIntegerField(default=0)
+    standings_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(format__in=["swiss", "round_robin", "knockout", "stages"]), name="tournament_format_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["registration", "running", "finished"]), name="tournament_status_valid"
+            ),
+            models.CheckConstraint(condition=Q(game__in=list(GAMES)), name="tournament_game_valid"),
+            models.CheckConstraint(condition=Q(group_count__gte=1), name="tournament_group_count_positive"),
+            models.CheckConstraint(
+                condition=Q(standings_version__lte=models.F("results_version")),
+                name="tournament_standings_not_ahead",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entrant(models.Model):
+    """A team of fixed players (TAC: the same two players) or a single player."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        DROPPED = "dropped", _("Dropped")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    name = models.CharField(_("name"), max_length=ENTRANT_NAME_MAX_LENGTH)
+    players = models.ManyToManyField(Player, through="EntrantMember", related_name="entrants")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="entrants")
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    rating = models.FloatField(_("rating"), null=True, blank=True)
+    group = models.PositiveSmallIntegerField(_("group"), default=1)
+    # Secret link for reporting results without an account; never shown publicly.
+    report_token = models.CharField(max_length=64, unique=True, default=new_report_token, editable=False)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), "tournament", name="entrant_name_unique_per_tournament"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"], condition=Q(seed__isnull=False), name="entrant_seed_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["registered", "checked_in", "dropped"]), name="entrant_status_valid"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="entrant_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntrantMember(models.Model):
+    """A player of an entrant. A player belongs to at most one entrant per tournament."""
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="memberships")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["entrant_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="member_one_entrant_per_tournament"),
+            models.UniqueConstraint(fields=["entrant", "position"], name="member_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.entrant}"
+
+
+class ForbiddenPair(models.Model):
+    """Two entrants the organiser wants kept apart when possible (e.g. family members)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs")
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "first", "second"], name="forbidden_pair_unique"),
+            models.CheckConstraint(condition=Q(first__lt=models.F("second")), name="forbidden_pair_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        FINISHED = "finished", _("Finished")
+
+    class Stage(models.TextChoices):
+        MAIN = "main", _("Main")
+        GROUPS = "groups", _("Groups")
+        KNOCKOUT = "knockout", _("Knockout")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    stage = models.CharField(_("stage"), max_length=20, choices=Stage.choices, default=Stage.MAIN)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    # Pairing warnings of the current draft (list of {code, message, entrant_ids, table}).
+    warnings = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "published", "finished"]), name="round_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – round {self.number}"
+
+
+class Table(models.Model):
+    """One game of a round. A bye is a table with a single seat and `is_bye`."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    physical_table = models.CharField(_("physical table"), max_length=40, blank=True)
+    is_bye = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – table {self.number}"
+
+
+class Seat(models.Model):
+    """An entrant at a table, in seat order (position 0 = first colour)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    is_starting = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["round", "entrant"], name="seat_entrant_once_per_round"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(is_starting=True), name="seat_one_starting_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} at {self.table} seat {self.position}"
+
+
+class Result(models.Model):
+    """A result proposed for a table. Its state says whether it is the table's final result.
+
+    reported -> confirmed (an opponent agrees) | rejected (an opponent or the organiser disagrees);
+    the organiser may create an `overridden` result, which supersedes any final one. The database
+    allows at most one pending and at most one final (confirmed/overridden) result per table.
+    """
+
+    class Kind(models.TextChoices):
+        NORMAL = "normal", _("Normal")
+        TIME_LIMIT = "time_limit", _("Stopped at the time limit")
+        FORFEIT = "forfeit", _("Forfeit")
+        BYE = "bye", _("Bye")
+
+    class State(models.TextChoices):
+        REPORTED = "reported", _("Reported")
+        CONFIRMED = "confirmed", _("Confirmed")
+        OVERRIDDEN = "overridden", _("Set by the organiser")
+        REJECTED = "rejected", _("Rejected")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    FINAL_STATES = ("confirmed", "overridden")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NORMAL)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.REPORTED)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reported_for = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text=_("The entrant whose player (or private link) reported it."),
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_for = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(state__in=["confirmed", "overridden"]), name="result_one_final_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(state="reported"), name="result_one_pending_per_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["normal", "time_limit", "forfeit", "bye"]), name="result_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["reported", "confirmed", "overridden", "rejected", "superseded"]),
+                name="result_state_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.kind} ({self.state})"
+
+    @property
+    def is_final(self) -> bool:
+        return self.state in self.FINAL_STATES
+
+
+class ResultScore(models.Model):
+    """One entrant's line of a result: score (marbles home) and/or placing, winner flag, forfeit flag."""
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="scores")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="result_scores")
+    score = models.SmallIntegerField(null=True, blank=True)
+    placing = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_winner = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["result_id", "placing", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "entrant"], name="result_score_entrant_unique"),
+            models.CheckConstraint(condition=Q(placing__isnull=True) | Q(placing__gte=1), name="placing_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.score} / {self.placing}"
+
+
+class AuditLog(models.Model):
+    """Append-only record of every change made through the services."""
+
+    # Rows are never updated or deleted (a PostgreSQL trigger enforces it), so the references
+    # below protect the tournament and keep a deleted user's id without a database constraint.
+    tournament = models.ForeignKey(Tournament, null=True, on_delete=models.PROTECT, related_name="audit_log")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    actor_entrant = models.ForeignKey(
+        Entrant, null=True, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    action = models.CharField(max_length=60)
+    object_type = models.CharField(max_length=40)
+    object_id = models.BigIntegerField(null=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.object_type}#{self.object_id}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise ValueError("Audit log rows are append-only.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ValueError("Audit log rows are append-only.")
+
+
+class StandingRow(models.Model):
+    """A computed standings row. Replaced wholesale by `standings_recompute` for a results version."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standing_rows")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standing_rows")
+    rank = models.PositiveIntegerField()
+    shared_rank = models.BooleanField(default=False)
+    games_played = models.PositiveIntegerField(default=0)
+    # Every tiebreak value by code (match_points, marble_difference, buchholz, ...).
+    values = models.JSONField(default=dict)
+    results_version = models.PositiveIntegerField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament_id", "rank", "entrant_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "entrant"], name="standing_row_entrant_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.entrant}"
