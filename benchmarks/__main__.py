@@ -1,0 +1,58 @@
+"""Run the benchmarks and print one JSON object (also per module as it finishes, on stderr).
+
+    python -m benchmarks            # all of them
+    python -m benchmarks tac taki   # some of them
+
+Each module in this package that defines ``run() -> dict`` is one benchmark. Pinned to one core
+where the platform allows it, so figures compare across machines with more cores.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import sys
+import time
+from typing import Any
+
+import benchmarks
+
+
+def _one_core() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        except OSError:
+            pass
+
+
+def main(argv: list[str]) -> int:
+    _one_core()
+    names = [m.name for m in pkgutil.iter_modules(benchmarks.__path__) if not m.name.startswith("_")]
+    if argv:
+        unknown = sorted(set(argv) - set(names))
+        if unknown:
+            print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(sorted(names))}", file=sys.stderr)
+            return 2
+        names = [n for n in names if n in argv]
+    figures: dict[str, Any] = {}
+    for name in sorted(names):
+        module = importlib.import_module(f"benchmarks.{name}")
+        run = getattr(module, "run", None)
+        if run is None:
+            continue
+        started = time.perf_counter()
+        try:
+            figures[name] = run()
+        except Exception as exc:  # report and go on: one broken benchmark must not hide the others
+            figures[name] = {"error": repr(exc)}
+        figures[name]["wall_seconds"] = round(time.perf_counter() - started, 2)
+        print(json.dumps({name: figures[name]}), file=sys.stderr, flush=True)
+    print(json.dumps(figures, indent=2, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
