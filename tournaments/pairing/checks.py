@@ -104,7 +104,9 @@ def check_round(
                     )
 
     bye_set = {entrant_id for entrant_id in byes if entrant_id in by_id}
-    playing_byes = [by_id[entrant_id].byes for entrant_id in seen if entrant_id in by_id and entrant_id not in bye_set]
+    playing_byes = [
+        by_id[entrant_id].byes for entrant_id in seen if entrant_id in by_id and entrant_id not in bye_set
+    ]
     fewest_playing = min(playing_byes, default=None)
     for entrant_id in sorted(bye_set):
         if fewest_playing is not None and by_id[entrant_id].byes > fewest_playing:

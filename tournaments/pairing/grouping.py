@@ -43,7 +43,9 @@ def spread_tables(ordered_ids: Sequence[int], sizes: Sequence[int]) -> list[list
     return tables
 
 
-def improve_tables(tables: list[list[int]], costs: PairCosts, *, max_passes: int = MAX_PASSES) -> list[list[int]]:
+def improve_tables(
+    tables: list[list[int]], costs: PairCosts, *, max_passes: int = MAX_PASSES
+) -> list[list[int]]:
     """Local search: swap entrants between tables while the total cost strictly falls."""
     table_costs = [costs.table(table) for table in tables]
     zero = TableCost()

@@ -36,7 +36,9 @@ def validate_request(request: PairingRequest) -> dict[int, PairingEntrant]:
     for pairs, what in ((request.met_pairs, "met"), (request.forbidden_pairs, "forbidden")):
         for pair in pairs:
             if len(pair) != 2:
-                raise PairingError(f"A {what} pair must hold exactly two different entrants, not {sorted(pair)}.")
+                raise PairingError(
+                    f"A {what} pair must hold exactly two different entrants, not {sorted(pair)}."
+                )
     return by_id
 
 

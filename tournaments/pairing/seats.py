@@ -38,7 +38,9 @@ def assign_seats(tables: Sequence[Sequence[int]], request: PairingRequest) -> tu
         if len({entrant.id for entrant in entrants}) != len(entrants):
             raise PairingError(f"Table {number} lists an entrant twice.")
         order = _seat_order(entrants)
-        seated.append(PairedTable(number=number, entrant_ids=tuple(e.id for e in order), start_seat=_start_seat(order)))
+        seated.append(
+            PairedTable(number=number, entrant_ids=tuple(e.id for e in order), start_seat=_start_seat(order))
+        )
     return tuple(seated)
 
 

@@ -28,7 +28,13 @@ from tournaments.pairing.ordering import (
     validate_request,
 )
 from tournaments.pairing.seats import assign_seats
-from tournaments.pairing.values import PairingEntrant, PairingRequest, PairingResult, PairingWarning, WarningCode
+from tournaments.pairing.values import (
+    PairingEntrant,
+    PairingRequest,
+    PairingResult,
+    PairingWarning,
+    WarningCode,
+)
 
 BLOCK_TARGET = 48
 BLOCK_MAX = 80
@@ -57,7 +63,12 @@ def swiss_pair(request: PairingRequest) -> PairingResult:
 
 
 def _group(
-    ordered: Sequence[PairingEntrant], byes: Sequence[int], sizes: Sequence[int], costs: PairCosts, *, spread: bool
+    ordered: Sequence[PairingEntrant],
+    byes: Sequence[int],
+    sizes: Sequence[int],
+    costs: PairCosts,
+    *,
+    spread: bool,
 ) -> list[list[int]]:
     bye_set = set(byes)
     playing = [entrant.id for entrant in ordered if entrant.id not in bye_set]
@@ -108,7 +119,9 @@ def match_pairs(ordered_ids: Sequence[int], costs: PairCosts) -> list[list[int]]
             pending = reopened + pending
         else:  # no rematch-free pairing of the whole field exists
             matched = _match_block(pending, costs, allow_rematch=True)
-            assert matched is not None, "a complete graph on an even number of entrants has a perfect matching"
+            assert matched is not None, (
+                "a complete graph on an even number of entrants has a perfect matching"
+            )
             solved.append((pending, matched))
             pending = []
     tables = [table for _, block_tables in solved for table in block_tables]
@@ -139,7 +152,9 @@ def _blocks(ordered_ids: Sequence[int], costs: PairCosts) -> list[list[int]]:
     return blocks
 
 
-def _match_block(entrant_ids: Sequence[int], costs: PairCosts, *, allow_rematch: bool) -> list[list[int]] | None:
+def _match_block(
+    entrant_ids: Sequence[int], costs: PairCosts, *, allow_rematch: bool
+) -> list[list[int]] | None:
     """Perfect matching of one block at minimum cost, or None when none exists without rematches."""
     graph = nx.Graph()
     graph.add_nodes_from(entrant_ids)
