@@ -1,0 +1,75 @@
+"""Tock actions: the small value a turn names, how it is read from a record and written back."""
+
+from __future__ import annotations
+
+from typing import Any, Final, NamedTuple
+
+from rules.core.errors import ErrorCode, RecordError
+from rules.core.pointer import child
+from rules.core.reader import check_keys, expect_list, expect_object, expect_seat
+from rules.tock.cards import parse_card
+from rules.track.board import Board
+
+ENTER: Final = "enter"
+MOVES: Final = "moves"
+SWAP: Final = "swap"
+DISCARD: Final = "discard"
+ACTION_KEYS: Final[tuple[str, ...]] = (ENTER, MOVES, SWAP, DISCARD)
+
+
+class TockAction(NamedTuple):
+    """One turn: a seat plays `card` to enter, move (segments `moves`), swap (`moves[0]`) or discard."""
+
+    seat: int
+    card: str
+    kind: str
+    moves: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self, board: Board) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "card": self.card}
+        if self.kind == MOVES:
+            out[MOVES] = [[board.token(a), board.token(b)] for a, b in self.moves]
+        elif self.kind == SWAP:
+            a, b = self.moves[0]
+            out[SWAP] = [board.token(a), board.token(b)]
+        else:
+            out[self.kind] = True
+        return out
+
+
+def _pair(raw: Any, path: str, board: Board) -> tuple[int, int]:
+    items = expect_list(raw, path)
+    if len(items) != 2:
+        raise RecordError(ErrorCode.MALFORMED, path, f"Expected a pair [from, to], found {len(items)} items.")
+    return board.parse(items[0], child(path, 0)), board.parse(items[1], child(path, 1))
+
+
+def parse_action(raw: Any, path: str, board: Board) -> TockAction:
+    """Read one turn object; schema problems are `malformed`, unknown card tokens `unknown_card`."""
+    obj = expect_object(raw, path)
+    check_keys(obj, path, required=("seat", "card"), optional=ACTION_KEYS)
+    seat = expect_seat(obj["seat"], child(path, "seat"), board.seats)
+    card = parse_card(obj["card"], child(path, "card"))
+    present = [key for key in ACTION_KEYS if key in obj]
+    if len(present) != 1:
+        raise RecordError(
+            ErrorCode.MALFORMED,
+            path,
+            "A turn needs exactly one of enter, moves, swap, discard"
+            + (f"; found {', '.join(present)}." if present else "."),
+        )
+    kind = present[0]
+    value = obj[kind]
+    vpath = child(path, kind)
+    if kind in (ENTER, DISCARD):
+        if value is not True:
+            raise RecordError(ErrorCode.MALFORMED, vpath, f"`{kind}` must be true.")
+        return TockAction(seat, card, kind)
+    if kind == SWAP:
+        return TockAction(seat, card, SWAP, (_pair(value, vpath, board),))
+    segments = expect_list(value, vpath)
+    if not segments:
+        raise RecordError(ErrorCode.MALFORMED, vpath, "`moves` needs at least one segment.")
+    return TockAction(
+        seat, card, MOVES, tuple(_pair(s, child(vpath, i), board) for i, s in enumerate(segments))
+    )
