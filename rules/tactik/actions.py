@@ -1,0 +1,85 @@
+"""Tac-Tik actions: the value type, reading one from a record and writing one back.
+
+An action is a seat, a card and exactly one of ``enter``, ``moves`` (``[[from, to], ...]``, several
+only for the 7x1), ``swap`` (``[a, b]``) or ``discard``. Reading checks the schema only (``malformed``,
+``unknown_card``); whether the action is legal is the state's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rules.core.errors import ErrorCode, RecordError
+from rules.core.pointer import child
+from rules.core.reader import check_keys, expect_bool, expect_list, expect_object, expect_seat, expect_str, malformed
+from rules.tactik.cards import DECK
+from rules.track.board import Board
+
+Kind = Literal["enter", "moves", "swap", "discard"]
+ACTION_KEYS: tuple[Kind, ...] = ("enter", "moves", "swap", "discard")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One turn. `segments` holds the `[from, to]` pairs of `moves`, or the one pair of `swap`."""
+
+    seat: int
+    card: str
+    kind: Kind
+    segments: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self, board: Board) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "card": self.card}
+        if self.kind == "moves":
+            out["moves"] = [[board.token(a), board.token(b)] for a, b in self.segments]
+        elif self.kind == "swap":
+            a, b = self.segments[0]
+            out["swap"] = [board.token(a), board.token(b)]
+        else:
+            out[self.kind] = True
+        return out
+
+
+def read_card(raw: Any, path: str) -> str:
+    card = expect_str(raw, path)
+    if card not in DECK:
+        raise RecordError(ErrorCode.UNKNOWN_CARD, path, f"{card!r} is not a Tac-Tik card.")
+    return card
+
+
+def read_action(raw: Any, path: str, board: Board, *, seats: int, seat_required: bool = True) -> Action:
+    """Read one turn object; the seat is required unless the caller supplies it (never in Tac-Tik turns)."""
+    obj = expect_object(raw, path)
+    check_keys(obj, path, required=("seat", "card") if seat_required else ("card",), optional=ACTION_KEYS)
+    present = [key for key in ACTION_KEYS if key in obj]
+    if len(present) != 1:
+        raise malformed(
+            path,
+            "An action needs exactly one of enter, moves, swap, discard"
+            + (f"; found {', '.join(present)}." if present else "."),
+        )
+    seat = expect_seat(obj["seat"], child(path, "seat"), seats)
+    card = read_card(obj["card"], child(path, "card"))
+    kind = present[0]
+    k_path = child(path, kind)
+    if kind in ("enter", "discard"):
+        if not expect_bool(obj[kind], k_path):
+            raise malformed(k_path, f"`{kind}` is written as true.")
+        return Action(seat, card, kind)
+    if kind == "swap":
+        pair = expect_list(obj["swap"], k_path)
+        if len(pair) != 2:
+            raise malformed(k_path, "`swap` names exactly two fields.")
+        return Action(seat, card, "swap", ((board.parse(pair[0], child(k_path, 0)), board.parse(pair[1], child(k_path, 1))),))
+    segments_raw = expect_list(obj["moves"], k_path)
+    if not segments_raw:
+        raise malformed(k_path, "`moves` needs at least one [from, to] segment.")
+    segments: list[tuple[int, int]] = []
+    for i, seg in enumerate(segments_raw):
+        s_path = child(k_path, i)
+        pair = expect_list(seg, s_path)
+        if len(pair) != 2:
+            raise malformed(s_path, "A segment is [from, to].")
+        segments.append((board.parse(pair[0], child(s_path, 0)), board.parse(pair[1], child(s_path, 1))))
+    return Action(seat, card, "moves", tuple(segments))

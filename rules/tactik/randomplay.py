@@ -1,0 +1,55 @@
+"""Random games: shuffle, deal, exchange and play uniformly random legal actions until a team wins."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.cards.deck import shuffled
+from rules.tactik.cards import DECK
+from rules.tactik.game import HAND_SIZE, parse_variant
+from rules.tactik.state import State
+
+MAX_DEALS = 20_000
+"""A safety net only: random games end after a few hundred deals at most."""
+
+
+def random_record(variant_raw: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    variant = parse_variant(variant_raw)
+    n = variant.seats
+    board = variant.board
+    state = State(variant)
+    dealer = rng.randrange(n)
+    deal_index = len(variant.deal_sizes) - 1  # the first deal opens a cycle
+    stock: list[str] = []
+    deals: list[dict[str, Any]] = []
+    for _ in range(MAX_DEALS):
+        deal_index = (deal_index + 1) % len(variant.deal_sizes)
+        if deal_index == 0:
+            stock = shuffled(DECK, rng)
+        dealt = [[stock.pop() for _ in range(HAND_SIZE)] for _ in range(n)]
+        gives = [rng.choice(hand) for hand in dealt]
+        hands = []
+        for s in range(n):
+            hand = list(dealt[s])
+            hand.remove(gives[s])
+            hand.append(gives[variant.partner[s]])
+            hands.append(hand)
+        state.start_deal(dealer, deal_index, hands)
+        turns: list[dict[str, Any]] = []
+        while state.to_move is not None and state.winners is None:
+            action = rng.choice(state.legal_actions())
+            turns.append(action.to_json(board))
+            state.play(action)
+        deals.append({"dealer": dealer, "hands": dealt, "exchange": gives, "turns": turns})
+        if state.winners is not None:
+            return {
+                "format": "game-record/1",
+                "game": "tactik",
+                "variant": variant.to_json(),
+                "players": [{"name": f"Player {s}", "seats": [s]} for s in range(n)],
+                "deals": deals,
+                "result": {"winners": list(state.winners)},
+            }
+        dealer = (dealer + 1) % n
+    raise RuntimeError(f"No team won within {MAX_DEALS} random deals.")
