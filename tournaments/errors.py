@@ -46,6 +46,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.INVALID_CSV: 400,
     ErrorCode.PAIRING_INVALID: 400,
     ErrorCode.PERMISSION_DENIED: 403,
+    ErrorCode.CONFIRM_OWN_REPORT: 403,
     ErrorCode.NOT_FOUND: 404,
 }
 DEFAULT_STATUS = 409

@@ -1,0 +1,51 @@
+"""Every write of the tournaments app, as keyword-only, typed, atomic functions (`<entity>_<action>`).
+
+Lock order (see locking.py): Tournament -> Round -> Table -> Result. Each change writes an
+AuditLog row; tasks are enqueued with transaction.on_commit. Errors are `TournamentError`.
+"""
+
+from tournaments.services.entrants import (
+    entrant_check_in,
+    entrant_drop,
+    entrant_readmit,
+    entrant_register,
+    entrants_import_csv,
+)
+from tournaments.services.results import (
+    result_confirm,
+    result_lines,
+    result_override,
+    result_reject,
+    result_report,
+)
+from tournaments.services.rounds import pairing_request_build, round_edit, round_generate, round_publish
+from tournaments.services.standings import standings_compute, standings_recompute
+from tournaments.services.tournaments import (
+    tournament_create,
+    tournament_finish,
+    tournament_organiser_add,
+    tournament_profile,
+)
+
+__all__ = [
+    "entrant_check_in",
+    "entrant_drop",
+    "entrant_readmit",
+    "entrant_register",
+    "entrants_import_csv",
+    "pairing_request_build",
+    "result_confirm",
+    "result_lines",
+    "result_override",
+    "result_reject",
+    "result_report",
+    "round_edit",
+    "round_generate",
+    "round_publish",
+    "standings_compute",
+    "standings_recompute",
+    "tournament_create",
+    "tournament_finish",
+    "tournament_organiser_add",
+    "tournament_profile",
+]

@@ -1,0 +1,279 @@
+"""Registering, importing, checking in, dropping and re-admitting entrants."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Club, Entrant, EntrantMember, Player, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.locking import lock_tournament
+from tournaments.services.tournaments import require_organiser, tournament_profile
+
+PLAYER_NAME_MAX_LENGTH = 100
+
+
+def _clean_name(value: Any, what: str, max_length: int) -> str:
+    text = " ".join(str(value or "").split())
+    if not text:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"The {what} must not be empty.")
+    if len(text) > max_length:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"The {what} may have at most {max_length} characters.")
+    return text
+
+
+def _register(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    name: str,
+    player_names: Sequence[str],
+    player_ids: Sequence[int],
+    club: str | None,
+    seed: int | None,
+    rating: float | None,
+    group: int,
+) -> Entrant:
+    """Register one entrant in the locked tournament (no permission check, no audit)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+    profile = tournament_profile(tournament)
+    name = _clean_name(name, "entrant name", ENTRANT_NAME_MAX_LENGTH)
+    names = [_clean_name(n, "player name", PLAYER_NAME_MAX_LENGTH) for n in player_names]
+    if not names and not player_ids and profile.players_per_entrant == 1:
+        names = [name]
+    if len(names) + len(player_ids) != profile.players_per_entrant:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            f"An entrant of this game has {profile.players_per_entrant} player(s); "
+            f"{len(names) + len(player_ids)} given.",
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 100000):
+        raise TournamentError(ErrorCode.INVALID_INPUT, "The seed must be a whole number from 1.")
+    if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)
+                               or not -100000 <= rating <= 100000):
+        raise TournamentError(ErrorCode.INVALID_INPUT, "The rating must be a number.")
+    if isinstance(group, bool) or not isinstance(group, int) or not 1 <= group <= tournament.group_count:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT, f"The group must be a whole number from 1 to {tournament.group_count}."
+        )
+    if Entrant.objects.filter(tournament=tournament, name__iexact=name).exists():
+        raise TournamentError(ErrorCode.ENTRANT_NAME_TAKEN, f"An entrant named '{name}' is already registered.")
+    if seed is not None and Entrant.objects.filter(tournament=tournament, seed=seed).exists():
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"Seed {seed} is already given to another entrant.")
+    club_row = None
+    if club:
+        club_row, _ = Club.objects.get_or_create(name=_clean_name(club, "club name", 100))
+    players: list[Player] = []
+    for player_id in player_ids:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise TournamentError(ErrorCode.INVALID_INPUT, f"Player {player_id} does not exist.")
+        players.append(player)
+    players.extend(Player.objects.create(name=n, club=club_row) for n in names)
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError(ErrorCode.INVALID_INPUT, "A player is listed twice.")
+    taken = EntrantMember.objects.filter(tournament=tournament, player__in=players).select_related("player").first()
+    if taken is not None:
+        raise TournamentError(
+            ErrorCode.PLAYER_ALREADY_ENTERED, f"{taken.player.name} already plays for another entrant."
+        )
+    try:
+        with transaction.atomic():
+            entrant = Entrant.objects.create(
+                tournament=tournament, name=name, club=club_row, seed=seed,
+                rating=float(rating) if rating is not None else None, group=group,
+            )
+            EntrantMember.objects.bulk_create(
+                EntrantMember(entrant=entrant, player=player, tournament=tournament, position=i)
+                for i, player in enumerate(players)
+            )
+    except IntegrityError as exc:
+        raise TournamentError(ErrorCode.ENTRANT_NAME_TAKEN, f"An entrant named '{name}' is already registered.") from exc
+    return entrant
+
+
+@transaction.atomic
+def entrant_register(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    name: str,
+    player_names: Sequence[str] = (),
+    player_ids: Sequence[int] = (),
+    club: str | None = None,
+    seed: int | None = None,
+    rating: float | None = None,
+    group: int = 1,
+    check_in: bool = False,
+) -> Entrant:
+    """Register an entrant (also late, while the tournament runs). Players are named or given by id."""
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    entrant = _register(
+        actor=actor, tournament=tournament, name=name, player_names=player_names, player_ids=player_ids,
+        club=club, seed=seed, rating=rating, group=group,
+    )
+    if check_in:
+        entrant.status = Entrant.Status.CHECKED_IN
+        entrant.checked_in_at = timezone.now()
+        entrant.save(update_fields=["status", "checked_in_at"])
+    audit_record(
+        action="entrant_registered", tournament=tournament, obj=entrant, actor=actor,
+        data={"name": entrant.name, "late": tournament.rounds.exists()},
+    )
+    return entrant
+
+
+CSV_COLUMNS = ("name", "players", "club", "seed", "rating", "group")
+
+
+def _csv_int(value: str, column: str) -> int | None:
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{column}' must be a whole number, not '{value}'.") from exc
+
+
+def _csv_float(value: str, column: str) -> float | None:
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        number = float(value)
+    except ValueError as exc:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{column}' must be a number, not '{value}'.") from exc
+    if number != number or number in (float("inf"), float("-inf")):
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{column}' must be a finite number.")
+    return number
+
+
+@transaction.atomic
+def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) -> list[Entrant]:
+    """Import entrants from CSV with a header row: name, players (separated by ';') or player1..playerN,
+    and optional club, seed, rating, group. Every row is checked; if any row fails, nothing is imported
+    and the error lists every failing row (`details["rows"]`: row number and message).
+    """
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    if not isinstance(csv_text, str) or not csv_text.strip():
+        raise TournamentError(ErrorCode.INVALID_CSV, "The CSV file is empty.", rows=[])
+    text = csv_text.lstrip("\ufeff")
+    try:
+        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel  # type: ignore[assignment]
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise TournamentError(ErrorCode.INVALID_CSV, f"The CSV file cannot be read: {exc}", rows=[]) from exc
+    header = [h.strip().lower() for h in rows[0]]
+    if "name" not in header:
+        raise TournamentError(ErrorCode.INVALID_CSV, "The first row must be a header with a 'name' column.", rows=[])
+    known = set(CSV_COLUMNS) | {h for h in header if h.startswith("player") and h[6:].isdigit()}
+    unknown = [h for h in header if h and h not in known]
+    if unknown:
+        raise TournamentError(
+            ErrorCode.INVALID_CSV, f"Unknown column(s): {', '.join(unknown)}.", rows=[]
+        )
+    data_rows = [(number, row) for number, row in enumerate(rows[1:], start=2) if any(c.strip() for c in row)]
+    if len(data_rows) > settings.ENTRANT_IMPORT_MAX_ROWS:
+        raise TournamentError(
+            ErrorCode.INVALID_CSV, f"At most {settings.ENTRANT_IMPORT_MAX_ROWS} rows can be imported at once.", rows=[]
+        )
+    if not data_rows:
+        raise TournamentError(ErrorCode.INVALID_CSV, "The CSV file has no entrants.", rows=[])
+    errors: list[dict[str, Any]] = []
+    entrants: list[Entrant] = []
+    for number, row in data_rows:
+        if len(row) != len(header):
+            errors.append({"row": number, "message": f"Expected {len(header)} columns, found {len(row)}."})
+            continue
+        values = dict(zip(header, row, strict=True))
+        players = [p for p in values.get("players", "").split(";") if p.strip()]
+        players += [values[h] for h in header if h.startswith("player") and h != "players" and values[h].strip()]
+        try:
+            with transaction.atomic():
+                entrants.append(
+                    _register(
+                        actor=actor, tournament=tournament, name=values.get("name", ""), player_names=players,
+                        player_ids=(), club=values.get("club", "").strip() or None,
+                        seed=_csv_int(values.get("seed", ""), "seed"),
+                        rating=_csv_float(values.get("rating", ""), "rating"),
+                        group=_csv_int(values.get("group", ""), "group") or 1,
+                    )
+                )
+        except TournamentError as exc:
+            errors.append({"row": number, "message": exc.message})
+    if errors:
+        raise TournamentError(
+            ErrorCode.INVALID_CSV,
+            f"{len(errors)} row(s) have errors; nothing was imported.",
+            rows=errors,
+        )
+    audit_record(
+        action="entrants_imported", tournament=tournament, obj=tournament, actor=actor,
+        data={"count": len(entrants), "names": [e.name for e in entrants]},
+    )
+    return entrants
+
+
+def _locked_entrant(entrant: Entrant) -> tuple[Tournament, Entrant]:
+    tournament = lock_tournament(entrant.tournament_id)
+    return tournament, Entrant.objects.select_for_update().get(pk=entrant.pk)
+
+
+@transaction.atomic
+def entrant_check_in(*, actor: Any, entrant: Entrant) -> Entrant:
+    tournament, entrant = _locked_entrant(entrant)
+    require_organiser(actor, tournament)
+    if entrant.status == Entrant.Status.DROPPED:
+        raise TournamentError(ErrorCode.ENTRANT_DROPPED, "The entrant has dropped; re-admit it first.")
+    if entrant.status == Entrant.Status.CHECKED_IN:
+        raise TournamentError(ErrorCode.ENTRANT_ALREADY_CHECKED_IN, "The entrant is already checked in.")
+    entrant.status = Entrant.Status.CHECKED_IN
+    entrant.checked_in_at = timezone.now()
+    entrant.save(update_fields=["status", "checked_in_at"])
+    audit_record(action="entrant_checked_in", tournament=tournament, obj=entrant, actor=actor)
+    return entrant
+
+
+@transaction.atomic
+def entrant_drop(*, actor: Any, entrant: Entrant) -> Entrant:
+    """Drop an entrant: it is not paired in later rounds; its games so far still count."""
+    tournament, entrant = _locked_entrant(entrant)
+    require_organiser(actor, tournament)
+    if entrant.status == Entrant.Status.DROPPED:
+        raise TournamentError(ErrorCode.ENTRANT_DROPPED, "The entrant has already dropped.")
+    entrant.status = Entrant.Status.DROPPED
+    entrant.dropped_at = timezone.now()
+    entrant.save(update_fields=["status", "dropped_at"])
+    audit_record(action="entrant_dropped", tournament=tournament, obj=entrant, actor=actor)
+    return entrant
+
+
+@transaction.atomic
+def entrant_readmit(*, actor: Any, entrant: Entrant) -> Entrant:
+    """Re-admit a dropped entrant; it is paired again from the next generated round."""
+    tournament, entrant = _locked_entrant(entrant)
+    require_organiser(actor, tournament)
+    if entrant.status != Entrant.Status.DROPPED:
+        raise TournamentError(ErrorCode.ENTRANT_NOT_DROPPED, "Only a dropped entrant can be re-admitted.")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+    entrant.status = Entrant.Status.REGISTERED
+    entrant.dropped_at = None
+    entrant.save(update_fields=["status", "dropped_at"])
+    audit_record(action="entrant_readmitted", tournament=tournament, obj=entrant, actor=actor)
+    return entrant

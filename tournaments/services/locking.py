@@ -1,0 +1,37 @@
+"""Row locks, always taken in one order to avoid deadlocks:
+
+    1. Tournament  (every write service locks its tournament row first)
+    2. Round
+    3. Table
+    4. Result rows of that table
+
+A service never locks a row of a lower number after one of a higher number. Because every write
+locks the tournament first, writes within one tournament are serialised; different tournaments never
+wait for each other. On SQLite `select_for_update` is a no-op and the database serialises writers.
+"""
+
+from __future__ import annotations
+
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Round, Table, Tournament
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist as exc:
+        raise TournamentError(ErrorCode.NOT_FOUND, "The tournament does not exist.") from exc
+
+
+def lock_round(round_id: int) -> Round:
+    try:
+        return Round.objects.select_for_update().get(pk=round_id)
+    except Round.DoesNotExist as exc:
+        raise TournamentError(ErrorCode.NOT_FOUND, "The round does not exist.") from exc
+
+
+def lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist as exc:
+        raise TournamentError(ErrorCode.NOT_FOUND, "The table does not exist.") from exc

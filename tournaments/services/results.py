@@ -1,0 +1,369 @@
+"""Reporting, confirming, rejecting and overriding table results.
+
+A player of the table (through their account or their entrant's private link) reports; a player of
+another entrant at the table (or an organiser) confirms or rejects; an organiser overrides. If an
+opponent reports exactly the same result as the pending one, that counts as a confirmation.
+Every step writes an audit row. At most one pending and one final result per table: checked under the
+tournament row lock and enforced by two partial unique constraints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
+from tournaments.permissions import is_organiser, reporting_entrant
+from tournaments.profiles import PLACING, GameProfile
+from tournaments.services.audit import audit_record
+from tournaments.services.locking import lock_round, lock_table, lock_tournament
+from tournaments.services.results_final import result_finalised
+from tournaments.services.tournaments import require_organiser, tournament_profile
+from tournaments.standings import placings_from_scores
+
+REPORTABLE_KINDS = ("normal", "time_limit", "forfeit")
+
+
+def _invalid(message: str) -> TournamentError:
+    return TournamentError(ErrorCode.INVALID_RESULT, message)
+
+
+def _int_map(values: Mapping[Any, Any] | None, seated: Sequence[int], what: str) -> dict[int, int] | None:
+    if values is None:
+        return None
+    if not isinstance(values, Mapping):
+        raise _invalid(f"The {what} must map entrant ids to whole numbers.")
+    parsed: dict[int, int] = {}
+    for key, value in values.items():
+        try:
+            entrant_id = int(key)
+        except (TypeError, ValueError) as exc:
+            raise _invalid(f"'{key}' is not an entrant id.") from exc
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _invalid(f"The {what} of entrant {entrant_id} must be a whole number.")
+        parsed[entrant_id] = value
+    if set(parsed) != set(seated):
+        raise _invalid(f"Give the {what} of exactly the entrants at the table: {sorted(seated)}.")
+    return parsed
+
+
+def _competition_consistent(placings: Sequence[int]) -> bool:
+    """True when placings are a competition ranking (1, 2, 2, 4): each equals 1 + number placed ahead."""
+    return all(p == 1 + sum(1 for q in placings if q < p) for p in placings)
+
+
+def result_lines(
+    *,
+    tournament: Tournament,
+    profile: GameProfile,
+    seated: Sequence[int],
+    kind: str,
+    scores: Mapping[Any, Any] | None = None,
+    placings: Mapping[Any, Any] | None = None,
+    winner: int | None = None,
+    forfeited: Sequence[int] = (),
+) -> list[dict[str, Any]]:
+    """Validate a result for the entrants `seated` at a table and return its lines
+    (entrant_id, score, placing, is_winner, forfeited) in seat order."""
+    if kind not in REPORTABLE_KINDS:
+        raise _invalid(f"The kind must be one of {', '.join(REPORTABLE_KINDS)}.")
+    if kind == "time_limit" and not profile.has_time_limit_result:
+        raise _invalid("This game has no time-limit result.")
+    n = len(seated)
+    try:
+        forfeit_set = {int(e) for e in forfeited}
+    except (TypeError, ValueError) as exc:
+        raise _invalid("Forfeited entrants must be entrant ids.") from exc
+    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
+        raise _invalid("The winner must be an entrant id.")
+    if winner is not None and winner not in seated:
+        raise _invalid("The winner must sit at the table.")
+    score_map = _int_map(scores, seated, "scores")
+    placing_map = _int_map(placings, seated, "placings")
+
+    if kind == "forfeit":
+        if not forfeit_set or not forfeit_set <= set(seated) or forfeit_set == set(seated):
+            raise _invalid("A forfeit names the entrants who forfeit: some, not all, of the table.")
+        if winner is not None:
+            raise _invalid("A forfeit has no separate winner: the entrants who did not forfeit win.")
+        stayed = [e for e in seated if e not in forfeit_set]
+        lines = []
+        for entrant in seated:
+            lost = entrant in forfeit_set
+            score = None
+            if profile.result_mode != PLACING:
+                score = tournament.forfeit_loser_score if lost else tournament.forfeit_winner_score
+            lines.append({
+                "entrant_id": entrant, "score": score, "placing": len(stayed) + 1 if lost else 1,
+                "is_winner": not lost, "forfeited": lost,
+            })
+        return lines
+    if forfeit_set:
+        raise _invalid("Only a forfeit names forfeited entrants.")
+
+    if profile.result_mode == PLACING:
+        if placing_map is None:
+            raise _invalid("Give the placing of every entrant at the table.")
+        if any(not 1 <= p <= n for p in placing_map.values()):
+            raise _invalid(f"Placings run from 1 to {n}.")
+        ordered = [placing_map[e] for e in seated]
+        if not _competition_consistent(ordered):
+            raise _invalid("Placings must be consistent: tied entrants share a place and the next place is skipped.")
+        firsts = [e for e in seated if placing_map[e] == 1]
+        if kind == "normal" and len(firsts) != 1:
+            raise _invalid("A finished game has exactly one first place.")
+        if winner is not None and winner not in firsts:
+            raise _invalid("The winner must have the first place.")
+        if score_map is not None and any(not -100000 <= s <= 100000 for s in score_map.values()):
+            raise _invalid("Scores must be between -100000 and 100000.")
+        return [
+            {
+                "entrant_id": e, "score": score_map[e] if score_map else None, "placing": placing_map[e],
+                "is_winner": kind == "normal" and placing_map[e] == 1, "forfeited": False,
+            }
+            for e in seated
+        ]
+
+    # Score games (marbles home): one score per entrant.
+    if score_map is None:
+        raise _invalid("Give the score (marbles home) of every entrant at the table.")
+    if placing_map is not None:
+        raise _invalid("This game is ranked by score; placings are derived.")
+    if any(not profile.score_min <= s <= profile.score_max for s in score_map.values()):
+        raise _invalid(f"Scores run from {profile.score_min} to {profile.score_max}.")
+    at_max = [e for e in seated if score_map[e] == profile.score_max]
+    if kind == "normal":
+        if len(at_max) != 1:
+            raise _invalid(f"A finished game has exactly one winner with {profile.score_max} marbles home.")
+        if winner is not None and winner != at_max[0]:
+            raise _invalid(f"The winner is the entrant with {profile.score_max} marbles home.")
+        winner_index: int | None = seated.index(at_max[0])
+    else:
+        if at_max:
+            raise _invalid(
+                f"A game stopped at the time limit has no winner; {profile.score_max} marbles home means it was won."
+            )
+        if winner is not None:
+            raise _invalid("A game stopped at the time limit has no winner.")
+        winner_index = None
+    placing_list = placings_from_scores([score_map[e] for e in seated], winner_index)
+    return [
+        {
+            "entrant_id": e, "score": score_map[e], "placing": placing_list[i],
+            "is_winner": winner_index == i, "forfeited": False,
+        }
+        for i, e in enumerate(seated)
+    ]
+
+
+def _seated(table: Table) -> list[int]:
+    return list(table.seats.order_by("position").values_list("entrant_id", flat=True))
+
+
+def _lines_key(lines: Sequence[dict[str, Any]]) -> set[tuple[Any, ...]]:
+    return {(line["entrant_id"], line["score"], line["placing"], line["is_winner"], line["forfeited"]) for line in lines}
+
+
+def _result_key(result: Result) -> set[tuple[Any, ...]]:
+    return {(s.entrant_id, s.score, s.placing, s.is_winner, s.forfeited) for s in result.scores.all()}
+
+
+def _save_lines(result: Result, lines: Sequence[dict[str, Any]]) -> None:
+    ResultScore.objects.bulk_create(ResultScore(result=result, **line) for line in lines)
+
+
+def _lock_table_context(table: Table) -> tuple[Tournament, Round, Table]:
+    """Lock tournament -> round -> table (the documented order) and check the round is playable."""
+    tournament = lock_tournament(table.round.tournament_id)
+    round_ = lock_round(table.round_id)
+    table = lock_table(table.pk)
+    return tournament, round_, table
+
+
+def _require_playable(round_: Round, table: Table) -> None:
+    if round_.status == Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, "The round is not published yet.")
+    if table.is_bye:
+        raise _invalid("A bye has no result to report.")
+
+
+def _pending(table: Table) -> Result | None:
+    return table.results.select_for_update().filter(state=Result.State.REPORTED).first()
+
+
+def _final(table: Table) -> Result | None:
+    return table.results.select_for_update().filter(state__in=Result.FINAL_STATES).first()
+
+
+def _audit_data(result: Result, lines: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"table": result.table_id, "kind": result.kind, "state": result.state}
+    if lines is not None:
+        data["lines"] = [dict(line) for line in lines]
+    return data
+
+
+@transaction.atomic
+def result_report(
+    *,
+    table: Table,
+    actor: Any = None,
+    token: str | None = None,
+    kind: str = "normal",
+    scores: Mapping[Any, Any] | None = None,
+    placings: Mapping[Any, Any] | None = None,
+    winner: int | None = None,
+    forfeited: Sequence[int] = (),
+    note: str = "",
+) -> Result:
+    """Report a table's result as a player of the table (account or private link).
+
+    Raises `result_already_final` when the table has a final result, `result_already_reported` when a
+    different result is pending (confirm or reject it first); an identical report by an opponent
+    confirms the pending one.
+    """
+    tournament, round_, table = _lock_table_context(table)
+    entrant = reporting_entrant(actor, token, table)
+    if entrant is None:
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only a player of this table may report its result.")
+    _require_playable(round_, table)
+    lines = result_lines(
+        tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
+        scores=scores, placings=placings, winner=winner, forfeited=forfeited,
+    )
+    if _final(table) is not None:
+        raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, "This table already has a final result.")
+    pending = _pending(table)
+    if pending is not None:
+        if pending.reported_for_id != entrant.pk and pending.kind == kind and _result_key(pending) == _lines_key(lines):
+            return _confirm(tournament, round_, pending, actor, entrant)
+        raise TournamentError(
+            ErrorCode.RESULT_ALREADY_REPORTED,
+            "A different result is already reported for this table; confirm or reject it first.",
+            result_id=pending.pk,
+        )
+    try:
+        with transaction.atomic():
+            result = Result.objects.create(
+                table=table, kind=kind, state=Result.State.REPORTED,
+                reported_by=actor if getattr(actor, "is_authenticated", False) else None,
+                reported_for=entrant, note=(note or "")[:500],
+            )
+            _save_lines(result, lines)
+    except IntegrityError as exc:
+        raise TournamentError(ErrorCode.RESULT_CONFLICT, "Another result was reported at the same time.") from exc
+    audit_record(action="result_reported", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
+                 data=_audit_data(result, lines))
+    return result
+
+
+def _confirm(tournament: Tournament, round_: Round, result: Result, actor: Any, entrant: Entrant | None) -> Result:
+    result.state = Result.State.CONFIRMED
+    result.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+    result.decided_for = entrant
+    result.decided_at = timezone.now()
+    try:
+        with transaction.atomic():
+            result.save(update_fields=["state", "decided_by", "decided_for", "decided_at"])
+    except IntegrityError as exc:
+        raise TournamentError(ErrorCode.RESULT_CONFLICT, "The table got a final result at the same time.") from exc
+    audit_record(action="result_confirmed", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
+                 data=_audit_data(result))
+    result_finalised(tournament=tournament, round_=round_)
+    return result
+
+
+def _decider(actor: Any, token: str | None, result: Result, table: Table, tournament: Tournament) -> Entrant | None:
+    """The opponent entrant deciding on `result` (None when an organiser decides); refuses others."""
+    entrant = reporting_entrant(actor, token, table)
+    if entrant is not None and entrant.pk != result.reported_for_id:
+        return entrant
+    if is_organiser(actor, tournament):
+        return None
+    if entrant is not None:
+        raise TournamentError(ErrorCode.CONFIRM_OWN_REPORT, "An opponent must confirm or reject this result.")
+    raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only a player of this table or an organiser may do this.")
+
+
+def _lock_result(result: Result) -> tuple[Tournament, Round, Table, Result]:
+    table = Table.objects.select_related("round").get(pk=result.table_id)
+    tournament, round_, table = _lock_table_context(table)
+    locked = Result.objects.select_for_update().get(pk=result.pk)
+    return tournament, round_, table, locked
+
+
+@transaction.atomic
+def result_confirm(*, result: Result, actor: Any = None, token: str | None = None) -> Result:
+    """An opponent (or an organiser) confirms a pending result; it becomes the table's final result."""
+    tournament, round_, table, result = _lock_result(result)
+    entrant = _decider(actor, token, result, table, tournament)
+    if result.state != Result.State.REPORTED:
+        raise TournamentError(ErrorCode.RESULT_NOT_PENDING, "Only a pending result can be confirmed.")
+    return _confirm(tournament, round_, result, actor, entrant)
+
+
+@transaction.atomic
+def result_reject(*, result: Result, actor: Any = None, token: str | None = None, note: str = "") -> Result:
+    """An opponent (or an organiser) rejects a pending result; the table can be reported again."""
+    tournament, round_, table, result = _lock_result(result)
+    entrant = _decider(actor, token, result, table, tournament)
+    if result.state != Result.State.REPORTED:
+        raise TournamentError(ErrorCode.RESULT_NOT_PENDING, "Only a pending result can be rejected.")
+    result.state = Result.State.REJECTED
+    result.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+    result.decided_for = entrant
+    result.decided_at = timezone.now()
+    if note:
+        result.note = f"{result.note}\n{note}".strip()[:500]
+    result.save(update_fields=["state", "decided_by", "decided_for", "decided_at", "note"])
+    audit_record(action="result_rejected", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
+                 data=_audit_data(result))
+    return result
+
+
+@transaction.atomic
+def result_override(
+    *,
+    actor: Any,
+    table: Table,
+    kind: str = "normal",
+    scores: Mapping[Any, Any] | None = None,
+    placings: Mapping[Any, Any] | None = None,
+    winner: int | None = None,
+    forfeited: Sequence[int] = (),
+    note: str = "",
+) -> Result:
+    """An organiser sets the table's final result; a pending report is rejected, a final one superseded."""
+    tournament, round_, table = _lock_table_context(table)
+    require_organiser(actor, tournament)
+    _require_playable(round_, table)
+    lines = result_lines(
+        tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
+        scores=scores, placings=placings, winner=winner, forfeited=forfeited,
+    )
+    now = timezone.now()
+    pending = _pending(table)
+    if pending is not None:
+        pending.state = Result.State.REJECTED
+        pending.decided_by = actor
+        pending.decided_at = now
+        pending.save(update_fields=["state", "decided_by", "decided_at"])
+    final = _final(table)
+    if final is not None:
+        final.state = Result.State.SUPERSEDED
+        final.save(update_fields=["state"])
+    result = Result.objects.create(
+        table=table, kind=kind, state=Result.State.OVERRIDDEN, reported_by=actor, decided_by=actor,
+        decided_at=now, note=(note or "")[:500],
+    )
+    _save_lines(result, lines)
+    audit_record(
+        action="result_overridden", tournament=tournament, obj=result, actor=actor,
+        data={**_audit_data(result, lines), "rejected": pending.pk if pending else None,
+              "superseded": final.pk if final else None},
+    )
+    result_finalised(tournament=tournament, round_=round_)
+    return result

@@ -1,0 +1,381 @@
+"""Generating, editing and publishing rounds. The pairing itself is `tournaments.pairing` (pure).
+
+Which entrants are paired: every entrant not dropped. Round numbers run through the whole tournament;
+a stages tournament plays its first phase (Swiss, or round robin in groups) with stage "main"/"groups"
+and then its knockout rounds with stage "knockout".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import pairing
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, Table, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.locking import lock_round, lock_tournament
+from tournaments.services.results_final import result_finalised
+from tournaments.services.tournaments import require_organiser, tournament_profile
+
+# Warnings that make an edited round impossible to save (the others are shown and accepted).
+BLOCKING_WARNINGS = {"entrant_twice", "unknown_entrant"}
+
+
+def _warning_dict(warning: pairing.PairingWarning) -> dict[str, Any]:
+    data = asdict(warning)
+    data["entrant_ids"] = list(warning.entrant_ids)
+    return data
+
+
+def pairing_request_build(tournament: Tournament, *, entrants: Sequence[Entrant] | None = None) -> pairing.PairingRequest:
+    """The pairing input for the next round: scores and ranks from the current standings rows,
+    byes, seat counts and every pair that has shared a table so far."""
+    profile = tournament_profile(tournament)
+    if entrants is None:
+        entrants = list(
+            tournament.entrants.exclude(status=Entrant.Status.DROPPED).select_related("club").order_by("pk")
+        )
+    standing = {row.entrant_id: row for row in tournament.standing_rows.all()}
+    byes: dict[int, int] = defaultdict(int)
+    seat_counts: dict[int, list[int]] = defaultdict(lambda: [0] * profile.entrants_per_table)
+    starts: dict[int, int] = defaultdict(int)
+    tables: dict[int, list[int]] = defaultdict(list)
+    for seat in Seat.objects.filter(table__round__tournament=tournament).values(
+        "table_id", "table__is_bye", "entrant_id", "position", "is_starting"
+    ):
+        if seat["table__is_bye"]:
+            byes[seat["entrant_id"]] += 1
+            continue
+        tables[seat["table_id"]].append(seat["entrant_id"])
+        counts = seat_counts[seat["entrant_id"]]
+        if seat["position"] < len(counts):
+            counts[seat["position"]] += 1
+        if seat["is_starting"]:
+            starts[seat["entrant_id"]] += 1
+    met: set[frozenset[int]] = set()
+    for members in tables.values():
+        for i, first in enumerate(members):
+            for second in members[i + 1 :]:
+                met.add(frozenset((first, second)))
+    forbidden = {
+        frozenset((a, b)) for a, b in ForbiddenPair.objects.filter(tournament=tournament).values_list("first", "second")
+    }
+    return pairing.PairingRequest(
+        entrants=tuple(
+            pairing.PairingEntrant(
+                id=e.pk,
+                score=float(standing[e.pk].values.get("match_points", 0.0)) if e.pk in standing else 0.0,
+                rank=standing[e.pk].rank if e.pk in standing else 0,
+                rating=e.rating,
+                seed=e.seed,
+                club=e.club.name if e.club else "",
+                byes=byes[e.pk],
+                seat_counts=tuple(seat_counts[e.pk]),
+                start_count=starts[e.pk],
+            )
+            for e in entrants
+        ),
+        table_size=profile.entrants_per_table,
+        min_table_size=profile.min_table_size,
+        round_number=tournament.rounds.count() + 1,
+        met_pairs=frozenset(met),
+        forbidden_pairs=frozenset(forbidden),
+        avoid_same_club=tournament.avoid_same_club,
+        first_round=tournament.first_round,
+        random_seed=tournament.random_seed,
+    )
+
+
+def _round_robin_round(tournament: Tournament, request: pairing.PairingRequest, index: int) -> pairing.PairingResult | None:
+    """Round `index` (0-based) of the round robin of every group, or None when the schedule is over."""
+    by_group: dict[int, list[pairing.PairingEntrant]] = defaultdict(list)
+    # The schedule is computed over every entrant ever registered (so it stays the same when someone
+    # drops); dropped entrants are then left out of their tables.
+    everyone = list(tournament.entrants.order_by("pk"))
+    active = {e.id for e in request.entrants}
+    known = {e.id: e for e in request.entrants}
+    for entrant in everyone:
+        by_group[entrant.group].append(known.get(entrant.pk, pairing.PairingEntrant(id=entrant.pk, seed=entrant.seed)))
+    tables: list[tuple[int, ...]] = []
+    byes: list[int] = []
+    any_round = False
+    for group in sorted(by_group):
+        members = by_group[group]
+        if len(members) < 2:
+            byes.extend(e.id for e in members if e.id in active)
+            continue
+        schedule = pairing.round_robin_rounds(
+            pairing.PairingRequest(
+                entrants=tuple(members), table_size=request.table_size, min_table_size=request.min_table_size,
+                first_round="seed", random_seed=request.random_seed,
+            ),
+            double=tournament.double_round_robin,
+        )
+        if index >= len(schedule):
+            continue
+        any_round = True
+        for table in schedule[index].tables:
+            seated = tuple(e for e in table.entrant_ids if e in active)
+            if len(seated) >= 2:
+                tables.append(seated)
+            else:
+                byes.extend(seated)
+        byes.extend(e for e in schedule[index].byes if e in active)
+    if not any_round:
+        return None
+    return pairing.PairingResult(
+        tables=tuple(pairing.PairedTable(number=i, entrant_ids=t) for i, t in enumerate(tables, start=1)),
+        byes=tuple(byes),
+    )
+
+
+def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -> pairing.Bracket:
+    profile = tournament_profile(tournament)
+    if tournament.format == Tournament.Format.STAGES:
+        return pairing.stage_knockout(
+            tournament.knockout_seeding,
+            qualifiers=(tournament.knockout_size or 2) // max(1, len(tournament.knockout_seeding)),
+            table_size=profile.entrants_per_table,
+            advance=tournament.knockout_advance,
+            third_place=tournament.third_place_match,
+        )
+    seeded = tuple(
+        pairing.PairingEntrant(id=entrant_id, seed=position)
+        for position, entrant_id in enumerate(tournament.knockout_seeding[0], start=1)
+    )
+    return pairing.knockout_bracket(
+        pairing.PairingRequest(entrants=seeded, table_size=profile.entrants_per_table, first_round="seed"),
+        advance=tournament.knockout_advance,
+        third_place=tournament.third_place_match,
+    )
+
+
+def _finishing_order(table: Table) -> list[int]:
+    final = table.results.filter(state__in=Result.FINAL_STATES).first()
+    if final is None:
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, f"Table {table.number} has no final result yet.")
+    lines = sorted(final.scores.all(), key=lambda s: (s.placing or 99, -(s.score or 0), s.entrant_id))
+    return [line.entrant_id for line in lines]
+
+
+def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> tuple[pairing.PairingResult | None, str]:
+    """The next knockout round; starts the bracket (storing its seeding) when none is running."""
+    knockout_rounds = list(tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).order_by("number"))
+    if not knockout_rounds:
+        if tournament.format == Tournament.Format.STAGES:
+            rows = list(tournament.standing_rows.select_related("entrant").order_by("rank", "entrant_id"))
+            lists: dict[int, list[int]] = defaultdict(list)
+            for row in rows:
+                if row.entrant.status != Entrant.Status.DROPPED:
+                    lists[row.entrant.group].append(row.entrant_id)
+            tournament.knockout_seeding = [lists[g] for g in sorted(lists)]
+        else:
+            bracket = pairing.knockout_bracket(
+                request, advance=tournament.knockout_advance, third_place=tournament.third_place_match
+            )
+            tournament.knockout_seeding = [list(bracket.seeding)]
+        tournament.save(update_fields=["knockout_seeding"])
+        bracket = _knockout_bracket(tournament, request)
+        return bracket.first_round, Round.Stage.KNOCKOUT
+    bracket = _knockout_bracket(tournament, request)
+    if len(knockout_rounds) >= len(bracket.rounds):
+        return None, Round.Stage.KNOCKOUT
+    previous = knockout_rounds[-1]
+    finished = {
+        table.number: _finishing_order(table)
+        for table in previous.tables.filter(is_bye=False).prefetch_related("results__scores")
+    }
+    return (
+        pairing.knockout_next_round(bracket, finished, round_number=len(knockout_rounds)),
+        Round.Stage.KNOCKOUT,
+    )
+
+
+def _next_pairing(tournament: Tournament, request: pairing.PairingRequest) -> tuple[pairing.PairingResult | None, str]:
+    played = tournament.rounds.exclude(stage=Round.Stage.KNOCKOUT).count()
+    fmt = tournament.format
+    if fmt == Tournament.Format.KNOCKOUT:
+        return _knockout_round(tournament, request)
+    if fmt == Tournament.Format.STAGES:
+        if tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists():
+            return _knockout_round(tournament, request)
+        if tournament.group_count > 1:
+            result = _round_robin_round(tournament, request, played)
+            if result is None:
+                return _knockout_round(tournament, request)
+            return result, Round.Stage.GROUPS
+        if played >= tournament.rounds_planned:
+            return _knockout_round(tournament, request)
+        return pairing.swiss_pair(request), Round.Stage.MAIN
+    if fmt == Tournament.Format.ROUND_ROBIN:
+        return _round_robin_round(tournament, request, played), Round.Stage.GROUPS
+    if played >= tournament.rounds_planned:
+        return None, Round.Stage.MAIN
+    return pairing.swiss_pair(request), Round.Stage.MAIN
+
+
+def _save_tables(round_: Round, tables: Sequence[pairing.PairedTable], byes: Sequence[int]) -> None:
+    for paired in tables:
+        table = Table.objects.create(round=round_, number=paired.number)
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, entrant_id=entrant_id, position=position,
+                 is_starting=position == paired.start_seat)
+            for position, entrant_id in enumerate(paired.entrant_ids)
+        )
+    next_number = max((t.number for t in tables), default=0) + 1
+    for offset, entrant_id in enumerate(byes):
+        table = Table.objects.create(round=round_, number=next_number + offset, is_bye=True)
+        Seat.objects.create(table=table, round=round_, entrant_id=entrant_id, position=0, is_starting=True)
+
+
+@transaction.atomic
+def round_generate(*, actor: Any, tournament: Tournament) -> Round:
+    """Pair the next round and save it as a draft (replacing an existing draft)."""
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None:
+        draft.delete()
+    if tournament.rounds.filter(status=Round.Status.PUBLISHED).exists():
+        raise TournamentError(
+            ErrorCode.ROUND_IN_PROGRESS, "The current round is still being played; all its results must be final."
+        )
+    if tournament.standings_version < tournament.results_version:
+        # The task may not have run yet (or runs elsewhere): pair on up-to-date standings.
+        from tournaments.services.standings import standings_recompute_locked
+
+        standings_recompute_locked(tournament)
+    request = pairing_request_build(tournament)
+    if len(request.entrants) < 2:
+        raise TournamentError(ErrorCode.NOT_ENOUGH_ENTRANTS, "At least two active entrants are needed to pair a round.")
+    try:
+        result, stage = _next_pairing(tournament, request)
+        if result is None:
+            raise TournamentError(ErrorCode.ROUNDS_COMPLETE, "All rounds of this tournament have been played.")
+        seated = pairing.assign_seats([t.entrant_ids for t in result.tables], request)
+    except pairing.PairingError as exc:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, str(exc)) from exc
+    number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    round_ = Round.objects.create(
+        tournament=tournament, number=number, stage=stage,
+        warnings=[_warning_dict(w) for w in result.warnings],
+    )
+    _save_tables(round_, seated, result.byes)
+    audit_record(
+        action="round_generated", tournament=tournament, obj=round_, actor=actor,
+        data={"number": number, "tables": len(seated), "byes": list(result.byes), "rematches": result.rematches},
+    )
+    return round_
+
+
+@transaction.atomic
+def round_edit(
+    *, actor: Any, round: Round, tables: Sequence[Sequence[int]], byes: Sequence[int] = ()
+) -> tuple[Round, list[dict[str, Any]]]:
+    """Replace a draft round's tables by a manual edit (entrant ids per table; seats are assigned anew).
+
+    Returns the round and the pairing warnings (rematch, entrant missing, over/under capacity,
+    forbidden pair, ...). An entrant twice or an unknown entrant is refused (`pairing_invalid`).
+    """
+    tournament = lock_tournament(round.tournament_id)
+    round_ = lock_round(round.pk)
+    require_organiser(actor, tournament)
+    if round_.status != Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, "Only a draft round can be edited.")
+    try:
+        table_lists = [[int(e) for e in t] for t in tables]
+        bye_list = [int(e) for e in byes]
+    except (TypeError, ValueError) as exc:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "Tables must be lists of entrant ids.") from exc
+    if not table_lists and not bye_list:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "A round needs at least one table.")
+    if any(len(t) < 2 for t in table_lists):
+        raise TournamentError(ErrorCode.INVALID_INPUT, "Every table needs at least two entrants; use a bye instead.")
+    # Pair against the state before this round (its draft seats must not count as meetings).
+    Table.objects.filter(round=round_).delete()
+    request = pairing_request_build(tournament)
+    active = {e.id for e in request.entrants}
+    problems: list[dict[str, Any]] = []
+    try:
+        warnings = [
+            _warning_dict(w) for w in pairing.check_round(table_lists, request)
+            if not (w.code == "entrant_missing" and set(w.entrant_ids) <= set(bye_list))
+        ]
+    except pairing.PairingError as exc:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, str(exc)) from exc
+    everyone = [e for t in table_lists for e in t] + bye_list
+    if len(set(everyone)) != len(everyone):
+        problems.append({"code": "entrant_twice", "message": "An entrant appears twice in the round."})
+    unknown = sorted(set(everyone) - active)
+    if unknown:
+        problems.append({"code": "unknown_entrant", "message": f"Not an active entrant: {unknown}."})
+    problems += [w for w in warnings if w["code"] in BLOCKING_WARNINGS]
+    if problems:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, problems[0]["message"], problems=problems)
+    try:
+        seated = pairing.assign_seats(table_lists, request)
+    except pairing.PairingError as exc:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, str(exc)) from exc
+    _save_tables(round_, seated, bye_list)
+    round_.warnings = warnings
+    round_.save(update_fields=["warnings"])
+    audit_record(
+        action="round_edited", tournament=tournament, obj=round_, actor=actor,
+        data={"tables": table_lists, "byes": bye_list, "warnings": [w["code"] for w in warnings]},
+    )
+    return round_, warnings
+
+
+@transaction.atomic
+def round_publish(*, actor: Any, round: Round) -> Round:
+    """Publish a draft round: players see it, results can be reported, byes are scored."""
+    tournament = lock_tournament(round.tournament_id)
+    round_ = lock_round(round.pk)
+    require_organiser(actor, tournament)
+    if round_.status != Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, "Only a draft round can be published.")
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    if tournament.status == Tournament.Status.REGISTRATION:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    for table in round_.tables.filter(is_bye=True).prefetch_related("seats"):
+        result = Result.objects.create(
+            table=table, kind=Result.Kind.BYE, state=Result.State.CONFIRMED, decided_by=None,
+            decided_at=timezone.now(),
+        )
+        seat = table.seats.all()[0]
+        result.scores.create(
+            entrant_id=seat.entrant_id, score=tournament.bye_score_for, placing=1, is_winner=True
+        )
+    audit_record(action="round_published", tournament=tournament, obj=round_, actor=actor,
+                 data={"number": round_.number})
+    if round_.tables.filter(is_bye=True).exists():
+        result_finalised(tournament=tournament, round_=round_)
+    return round_
+
+
+def round_tables_as_lists(round_: Round) -> tuple[list[list[int]], list[int]]:
+    """The round's tables (entrant ids in seat order) and byes, as round_edit takes them."""
+    tables: list[list[int]] = []
+    byes: list[int] = []
+    for table in round_.tables.prefetch_related("seats").order_by("number"):
+        ids = [s.entrant_id for s in sorted(table.seats.all(), key=lambda s: s.position)]
+        if table.is_bye:
+            byes.extend(ids)
+        else:
+            tables.append(ids)
+    return tables, byes
+
+
+def entrants_by_id(tournament: Tournament) -> Mapping[int, Entrant]:
+    return {e.pk: e for e in tournament.entrants.all()}

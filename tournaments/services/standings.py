@@ -1,0 +1,101 @@
+"""Recomputing standings: load final results, call the pure `tournaments.standings`, replace the rows.
+
+Idempotent and safe after a crash: everything is computed and written in one transaction under the
+tournament row lock, and the rows carry the results version they were computed from. A run killed
+half-way rolls back and leaves the previous rows; running it again gives the same rows as a
+computation from scratch.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments.models import Result, ResultScore, StandingRow, Tournament
+from tournaments.standings import GameLine, PlayedGame, StandingEntry, compute_standings, placing_match_points
+
+
+def standings_compute(tournament: Tournament) -> tuple[StandingEntry, ...]:
+    """The standings from the tournament's final results (reads only; no rows written)."""
+    points = [float(p) for p in tournament.placing_points] or [1.0, 0.0]
+    lines_by_result: dict[int, list[ResultScore]] = {}
+    results = {
+        r.pk: r
+        for r in Result.objects.filter(table__round__tournament=tournament, state__in=Result.FINAL_STATES)
+        .select_related("table")
+        .only("pk", "kind", "table__id", "table__is_bye")
+    }
+    for line in ResultScore.objects.filter(result_id__in=results).order_by("result_id", "entrant_id"):
+        lines_by_result.setdefault(line.result_id, []).append(line)
+    games: list[PlayedGame] = []
+    for result_id, result in sorted(results.items()):
+        lines = lines_by_result.get(result_id, [])
+        if result.kind == Result.Kind.BYE or result.table.is_bye:
+            games.append(
+                PlayedGame(
+                    key=result.table.pk,
+                    lines=tuple(
+                        GameLine(entrant_id=line.entrant_id, placing=1, match_points=tournament.bye_points,
+                                 score=float(line.score) if line.score is not None else None)
+                        for line in lines
+                    ),
+                    max_points=points[0],
+                    is_bye=True,
+                    score_against_bye=float(tournament.bye_score_against),
+                )
+            )
+            continue
+        match_points = placing_match_points([line.placing or len(lines) for line in lines], points)
+        games.append(
+            PlayedGame(
+                key=result.table.pk,
+                lines=tuple(
+                    GameLine(
+                        entrant_id=line.entrant_id,
+                        placing=line.placing or len(lines),
+                        match_points=mp,
+                        score=float(line.score) if line.score is not None else None,
+                    )
+                    for line, mp in zip(lines, match_points, strict=True)
+                ),
+                max_points=points[0],
+            )
+        )
+    entrant_ids = list(tournament.entrants.values_list("pk", flat=True))
+    return compute_standings(entrant_ids, games, tournament.tiebreak_order or ["match_points"])
+
+
+def standings_recompute_locked(tournament: Tournament) -> int:
+    """Recompute inside the caller's transaction, which holds the tournament row lock."""
+    version = Tournament.objects.values_list("results_version", flat=True).get(pk=tournament.pk)
+    rows = standings_compute(tournament)
+    StandingRow.objects.filter(tournament=tournament).delete()
+    StandingRow.objects.bulk_create(
+        StandingRow(
+            tournament=tournament, entrant_id=row.entrant_id, rank=row.rank, shared_rank=row.shared_rank,
+            games_played=row.games_played, values=dict(row.values), results_version=version,
+        )
+        for row in rows
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+    tournament.standings_version = version
+    tournament.results_version = version
+    return version
+
+
+@transaction.atomic
+def standings_recompute(*, tournament_id: int) -> int | None:
+    """Replace the tournament's standings rows by a fresh computation; returns the results version
+    the rows now reflect (None if the tournament no longer exists)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    return standings_recompute_locked(tournament)
+
+
+def standings_stale_tournament_ids() -> list[int]:
+    """Tournaments whose standings lag behind their results (for the periodic reconciler)."""
+    from django.db.models import F
+
+    return list(
+        Tournament.objects.filter(standings_version__lt=F("results_version")).values_list("pk", flat=True)
+    )

@@ -1,0 +1,209 @@
+"""Creating and configuring tournaments."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Tournament
+from tournaments.permissions import can_create_tournament, is_organiser
+from tournaments.profiles import PLACING, GameProfile, ProfileError, profile_for
+from tournaments.services.audit import audit_record
+from tournaments.services.locking import lock_tournament
+from tournaments.standings import (
+    DEFAULT_TIEBREAKS_PLACING,
+    DEFAULT_TIEBREAKS_SCORE,
+    StandingsError,
+)
+from tournaments.standings.compute import check_tiebreak_order
+
+FORMATS = tuple(choice.value for choice in Tournament.Format)
+FIRST_ROUND_MODES = tuple(choice.value for choice in Tournament.FirstRound)
+
+
+def tournament_profile(tournament: Tournament) -> GameProfile:
+    """The game profile of a stored tournament (its variant was validated on creation)."""
+    return profile_for(tournament.game, tournament.variant)
+
+
+def require_organiser(actor: Any, tournament: Tournament) -> None:
+    if not is_organiser(actor, tournament):
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only an organiser of this tournament may do this.")
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:120] or "tournament"
+    slug = base
+    counter = 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug = f"{base}-{counter}"
+        counter += 1
+    return slug
+
+
+def _points_list(value: Sequence[float] | None, profile: GameProfile) -> list[float]:
+    if value is None:
+        return list(profile.placing_points)
+    try:
+        points = [float(v) for v in value]
+    except (TypeError, ValueError) as exc:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "Points by placing must be numbers.") from exc
+    if len(points) != profile.entrants_per_table:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            f"Points by placing need one value per place at the table ({profile.entrants_per_table}).",
+        )
+    if any(p < 0 or p > 1000 for p in points) or points != sorted(points, reverse=True):
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT, "Points by placing must be between 0 and 1000 and never rise with the place."
+        )
+    return points
+
+
+def _tiebreaks(value: Sequence[str] | None, profile: GameProfile) -> list[str]:
+    if value is None:
+        return list(DEFAULT_TIEBREAKS_PLACING if profile.result_mode == PLACING else DEFAULT_TIEBREAKS_SCORE)
+    order = [str(v) for v in value]
+    try:
+        check_tiebreak_order(order)
+    except StandingsError as exc:
+        raise TournamentError(ErrorCode.INVALID_INPUT, str(exc)) from exc
+    if not order or order[0] != "match_points":
+        raise TournamentError(ErrorCode.INVALID_INPUT, "The tiebreak order must start with match_points.")
+    return order
+
+
+def _small_int(value: int | None, default: int, name: str, low: int = 0, high: int = 1000) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"{name} must be a whole number from {low} to {high}.")
+    return value
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    actor: Any,
+    name: str,
+    game: str,
+    variant: dict[str, Any] | None = None,
+    format: str = "swiss",
+    rounds_planned: int = 5,
+    is_public: bool = True,
+    group_count: int = 1,
+    double_round_robin: bool = False,
+    knockout_size: int | None = None,
+    knockout_advance: int = 1,
+    third_place_match: bool = True,
+    first_round: str = "seed",
+    avoid_same_club: bool = False,
+    random_seed: int = 0,
+    placing_points: Sequence[float] | None = None,
+    tiebreak_order: Sequence[str] | None = None,
+    forfeit_winner_score: int | None = None,
+    forfeit_loser_score: int | None = None,
+    bye_points: float | None = None,
+    bye_score_for: int | None = None,
+    bye_score_against: int | None = None,
+    starts_on: datetime.date | None = None,
+    venue: str = "",
+) -> Tournament:
+    """Create a tournament for a game profile; the actor becomes its organiser."""
+    if not can_create_tournament(actor):
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Log in to create a tournament.")
+    name = (name or "").strip()
+    if not name or len(name) > 120:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "The name must have 1 to 120 characters.")
+    try:
+        profile = profile_for(game, variant or {})
+    except ProfileError as exc:
+        raise TournamentError(ErrorCode.INVALID_VARIANT, str(exc)) from exc
+    if format not in FORMATS:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"Unknown format '{format}'. Choose one of {', '.join(FORMATS)}.")
+    if first_round not in FIRST_ROUND_MODES:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "The first round is paired by seed, rating or random.")
+    rounds_planned = _small_int(rounds_planned, 5, "Rounds planned", 1, 100)
+    group_count = _small_int(group_count, 1, "The number of groups", 1, 64)
+    knockout_advance = _small_int(knockout_advance, 1, "Advancing per table", 1, profile.entrants_per_table - 1)
+    if format == "stages":
+        if knockout_size is None:
+            raise TournamentError(ErrorCode.INVALID_INPUT, "A stages tournament needs the knockout size (top N).")
+        knockout_size = _small_int(knockout_size, 0, "The knockout size", 2, 1024)
+        if knockout_size % group_count:
+            raise TournamentError(ErrorCode.INVALID_INPUT, "The knockout size must be a multiple of the groups.")
+    else:
+        knockout_size = None
+    default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0
+    if bye_points is None:
+        bye_points = default_bye_points
+    if isinstance(bye_points, bool) or not isinstance(bye_points, int | float) or not 0 <= bye_points <= 1000:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "Bye points must be a number from 0 to 1000.")
+    tournament = Tournament(
+        name=name,
+        slug=_unique_slug(name),
+        game=profile.game,
+        variant=dict(profile.variant),
+        format=format,
+        rounds_planned=rounds_planned,
+        is_public=bool(is_public),
+        group_count=group_count,
+        double_round_robin=bool(double_round_robin),
+        knockout_size=knockout_size,
+        knockout_advance=knockout_advance,
+        third_place_match=bool(third_place_match),
+        first_round=first_round,
+        avoid_same_club=bool(avoid_same_club),
+        random_seed=_small_int(random_seed, 0, "The random seed", 0, 2**31 - 1),
+        placing_points=_points_list(placing_points, profile),
+        tiebreak_order=_tiebreaks(tiebreak_order, profile),
+        forfeit_winner_score=_small_int(forfeit_winner_score, profile.forfeit_winner_score, "Forfeit winner score"),
+        forfeit_loser_score=_small_int(forfeit_loser_score, profile.forfeit_loser_score, "Forfeit loser score"),
+        bye_points=float(bye_points),
+        bye_score_for=_small_int(bye_score_for, profile.forfeit_winner_score, "Bye score for"),
+        bye_score_against=_small_int(bye_score_against, profile.forfeit_loser_score, "Bye score against"),
+        starts_on=starts_on,
+        venue=(venue or "")[:200],
+    )
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError as exc:  # a concurrent create took the slug
+        raise TournamentError(ErrorCode.INVALID_INPUT, "Could not create the tournament; try again.") from exc
+    tournament.organisers.add(actor)
+    audit_record(
+        action="tournament_created",
+        tournament=tournament,
+        obj=tournament,
+        actor=actor,
+        data={"game": tournament.game, "variant": tournament.variant, "format": tournament.format},
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_organiser_add(*, actor: Any, tournament: Tournament, user: Any) -> Tournament:
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    tournament.organisers.add(user)
+    audit_record(
+        action="organiser_added", tournament=tournament, obj=tournament, actor=actor, data={"user_id": user.pk}
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_finish(*, actor: Any, tournament: Tournament) -> Tournament:
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    if tournament.rounds.exclude(status="finished").exists():
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, "Finish or delete the open round first.")
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    audit_record(action="tournament_finished", tournament=tournament, obj=tournament, actor=actor)
+    return tournament

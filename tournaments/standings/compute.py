@@ -1,0 +1,219 @@
+"""Standings as pure functions over plain dataclasses (no ORM).
+
+Input: the final games of a tournament, each a list of lines (entrant, placing at the table, score,
+match points). Output: one row per entrant with its rank and every tiebreak value, so that ties are
+explainable. The services load rows, call `compute_standings`, and save the rows.
+
+Tiebreaks (codes are stable, used in `Tournament.tiebreak_order`):
+
+- ``match_points``: sum of match points (points by placing, ties share the mean; byes give the
+  tournament's bye points).
+- ``marble_difference``: sum over games of own score minus the mean score of the opponents at the table
+  (for two entrants: score for minus score against).
+- ``buchholz``: sum of the match points of every opponent met (an opponent counts once per game).
+- ``median_buchholz``: Buchholz without the best and the worst opponent (when at least 3 opponents).
+- ``sonneborn_berger``: sum over opponents met of their match points, in full when placed ahead of them,
+  half when tied, nothing when placed behind.
+- ``head_to_head``: among entrants still tied on all earlier criteria, 1 per mutual game placed ahead
+  of the other, 0.5 per tie.
+- ``opponents_match_win_pct``: mean over opponents of their match-win percentage (match points over
+  the maximum available in their games, at least 1/3), byes excluded.
+- ``games_won``: games finished in first place (byes excluded).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+TIEBREAKS: tuple[str, ...] = (
+    "match_points",
+    "marble_difference",
+    "buchholz",
+    "median_buchholz",
+    "sonneborn_berger",
+    "head_to_head",
+    "opponents_match_win_pct",
+    "games_won",
+)
+DEFAULT_TIEBREAKS_SCORE = ("match_points", "marble_difference", "buchholz", "sonneborn_berger", "head_to_head")
+DEFAULT_TIEBREAKS_PLACING = ("match_points", "buchholz", "median_buchholz", "sonneborn_berger", "games_won")
+OMW_FLOOR = 1 / 3
+
+
+class StandingsError(ValueError):
+    """Inconsistent input (e.g. an unknown tiebreak code)."""
+
+
+@dataclass(frozen=True)
+class GameLine:
+    entrant_id: int
+    placing: int  # 1 = first at the table; tied entrants share a placing
+    match_points: float
+    score: float | None = None  # marbles home (None for placing-only games)
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    key: int  # the table id
+    lines: tuple[GameLine, ...]
+    max_points: float  # match points of a clear first place (for the match-win percentage)
+    is_bye: bool = False
+    score_against_bye: float = 0.0  # the score a bye counts as conceded
+
+
+@dataclass(frozen=True)
+class StandingEntry:
+    entrant_id: int
+    rank: int
+    shared_rank: bool
+    games_played: int
+    values: Mapping[str, float] = field(default_factory=dict)
+
+
+def placing_match_points(placings: Sequence[int], points: Sequence[float]) -> tuple[float, ...]:
+    """Match points per line from placings; entrants sharing a placing share the mean of the places.
+
+    >>> placing_match_points([1, 2], [2, 0])
+    (2.0, 0.0)
+    >>> placing_match_points([1, 1], [2, 0])
+    (1.0, 1.0)
+    >>> placing_match_points([1, 2, 2, 4], [3, 2, 1, 0])
+    (3.0, 1.5, 1.5, 0.0)
+    """
+    padded = list(points) + [0.0] * max(0, len(placings) - len(points))
+    counts: dict[int, int] = defaultdict(int)
+    for placing in placings:
+        counts[placing] += 1
+    result = []
+    for placing in placings:
+        first = placing - 1
+        shared = padded[first : first + counts[placing]]
+        result.append(float(sum(shared)) / counts[placing] if shared else 0.0)
+    return tuple(result)
+
+
+def placings_from_scores(scores: Sequence[float], winner_index: int | None) -> tuple[int, ...]:
+    """Competition placings (1, 2, 2, 4) from scores, the winner (if any) first.
+
+    >>> placings_from_scores([8, 5], 0)
+    (1, 2)
+    >>> placings_from_scores([6, 6, 2], None)
+    (1, 1, 3)
+    """
+    keys = [(1 if i == winner_index else 0, s) for i, s in enumerate(scores)]
+    return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+
+
+def check_tiebreak_order(order: Sequence[str]) -> None:
+    unknown = [code for code in order if code not in TIEBREAKS]
+    if unknown:
+        raise StandingsError(f"Unknown tiebreak(s): {', '.join(unknown)}. Known: {', '.join(TIEBREAKS)}.")
+    if len(set(order)) != len(order):
+        raise StandingsError("A tiebreak appears twice in the order.")
+
+
+def compute_standings(
+    entrant_ids: Iterable[int], games: Iterable[PlayedGame], order: Sequence[str]
+) -> tuple[StandingEntry, ...]:
+    """Rank `entrant_ids` by `order` over the final `games`.
+
+    Every tiebreak in TIEBREAKS is computed for every row (head-to-head within the final tie groups
+    of the criteria before it). Entrants tied on all criteria share a rank and are listed by id.
+    """
+    check_tiebreak_order(order)
+    ids = sorted(set(entrant_ids))
+    games = list(games)
+    points: dict[int, float] = defaultdict(float)
+    available: dict[int, float] = defaultdict(float)
+    difference: dict[int, float] = defaultdict(float)
+    played: dict[int, int] = defaultdict(int)
+    won: dict[int, int] = defaultdict(int)
+    # opponent occurrences: (entrant, opponent, outcome 1 / 0.5 / 0 for entrant)
+    meetings: list[tuple[int, int, float]] = []
+    for game in games:
+        for line in game.lines:
+            points[line.entrant_id] += line.match_points
+            played[line.entrant_id] += 1
+        if game.is_bye:
+            for line in game.lines:
+                difference[line.entrant_id] += (line.score or 0.0) - game.score_against_bye
+            continue
+        for line in game.lines:
+            available[line.entrant_id] += game.max_points
+            if line.placing == 1:
+                won[line.entrant_id] += 1
+            opponents = [other for other in game.lines if other.entrant_id != line.entrant_id]
+            if opponents and line.score is not None:
+                against = [o.score or 0.0 for o in opponents]
+                difference[line.entrant_id] += line.score - sum(against) / len(against)
+            for other in opponents:
+                outcome = 1.0 if line.placing < other.placing else 0.5 if line.placing == other.placing else 0.0
+                meetings.append((line.entrant_id, other.entrant_id, outcome))
+
+    opponent_points: dict[int, list[float]] = defaultdict(list)
+    sonneborn: dict[int, float] = defaultdict(float)
+    opponent_ids: dict[int, list[int]] = defaultdict(list)
+    outcomes: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for entrant, opponent, outcome in meetings:
+        opponent_points[entrant].append(points[opponent])
+        sonneborn[entrant] += outcome * points[opponent]
+        opponent_ids[entrant].append(opponent)
+        outcomes[entrant].append((opponent, outcome))
+
+    def win_pct(entrant: int) -> float:
+        if available[entrant] <= 0:
+            return OMW_FLOOR
+        return max(OMW_FLOOR, points[entrant] / available[entrant])
+
+    values: dict[int, dict[str, float]] = {}
+    for entrant in ids:
+        opp = sorted(opponent_points[entrant])
+        median = opp[1:-1] if len(opp) >= 3 else opp
+        omw = [win_pct(o) for o in opponent_ids[entrant]]
+        values[entrant] = {
+            "match_points": round(points[entrant], 6),
+            "marble_difference": round(difference[entrant], 6),
+            "buchholz": round(sum(opp), 6),
+            "median_buchholz": round(sum(median), 6),
+            "sonneborn_berger": round(sonneborn[entrant], 6),
+            "head_to_head": 0.0,
+            "opponents_match_win_pct": round(sum(omw) / len(omw), 6) if omw else 0.0,
+            "games_won": float(won[entrant]),
+        }
+
+    groups: list[list[int]] = [ids]
+    for code in order:
+        next_groups: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                next_groups.append(group)
+                continue
+            if code == "head_to_head":
+                members = set(group)
+                for entrant in group:
+                    values[entrant]["head_to_head"] = sum(
+                        outcome for opponent, outcome in outcomes[entrant] if opponent in members
+                    )
+            buckets: dict[float, list[int]] = defaultdict(list)
+            for entrant in group:
+                buckets[values[entrant][code]].append(entrant)
+            next_groups.extend(buckets[key] for key in sorted(buckets, reverse=True))
+        groups = next_groups
+
+    rows: list[StandingEntry] = []
+    position = 1
+    for group in groups:
+        for entrant in sorted(group):
+            rows.append(
+                StandingEntry(
+                    entrant_id=entrant,
+                    rank=position,
+                    shared_rank=len(group) > 1,
+                    games_played=played[entrant],
+                    values=values[entrant],
+                )
+            )
+        position += len(group)
+    return tuple(rows)

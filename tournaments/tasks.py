@@ -1,0 +1,28 @@
+"""Celery tasks. Each takes ids, calls one service, is safe to run twice, and has time limits.
+
+`standings_recompute` runs with acks_late (settings): a worker killed mid-run leaves the message
+unacknowledged, the broker redelivers it, and the service's single transaction guarantees the rows
+are either the old ones or a complete fresh computation.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments.services.standings import standings_recompute as standings_recompute_service
+from tournaments.services.standings import standings_stale_tournament_ids
+
+
+@shared_task(name="tournaments.tasks.standings_recompute", acks_late=True, reject_on_worker_lost=True,
+             soft_time_limit=120, time_limit=180, max_retries=5, default_retry_delay=5)
+def standings_recompute(tournament_id: int) -> int | None:
+    return standings_recompute_service(tournament_id=int(tournament_id))
+
+
+@shared_task(name="tournaments.tasks.standings_reconcile", acks_late=True, soft_time_limit=60, time_limit=90)
+def standings_reconcile() -> list[int]:
+    """Enqueue a recomputation for every tournament whose standings are behind its results."""
+    stale = standings_stale_tournament_ids()
+    for tournament_id in stale:
+        standings_recompute.delay(tournament_id)
+    return stale
