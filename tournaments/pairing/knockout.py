@@ -1,27 +1,248 @@
-"""Single elimination with standard seeding; tables of N entrants with the top K advancing."""
+"""Single elimination with standard seeding; tables of N entrants with the top K advancing.
+
+The bracket is a tree: the final is one table of N; each table of a later round is fed by
+b = N / K tables of the round before, each sending its top K. Seeds are dealt down the tree in a
+serpentine (1, 2, ..., b, b, ..., 2, 1, 1, 2, ...), which for tables of 2 gives the standard draw
+1 v 16, 8 v 9, 4 v 13, 5 v 12, ... and keeps the top seeds apart until the last rounds. When the
+field is smaller than the bracket the missing seeds are the highest numbers, so the byes fall to the
+top seeds: a first-round table with no more than K entrants is not played and all of them advance.
+With the bracket as small as possible every table from round 2 on is full.
+
+Third place: the best non-advancing entrants of the semi-final round (for tables of 2: the two
+losing semi-finalists) play one more table next to the final.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
-from tournaments.pairing.values import Bracket, PairingRequest, PairingResult
+from tournaments.pairing.ordering import first_round_order, validate_request
+from tournaments.pairing.seats import assign_seats
+from tournaments.pairing.values import (
+    Bracket,
+    BracketRound,
+    BracketSource,
+    BracketTable,
+    PairedTable,
+    PairingEntrant,
+    PairingError,
+    PairingRequest,
+    PairingResult,
+)
+
+THIRD_PLACE = "third_place"
 
 
 def knockout_bracket(request: PairingRequest, *, advance: int = 1, third_place: bool = True) -> Bracket:
-    """The whole bracket; round 1 tables from the seeds (1 v 16, 8 v 9, ...), byes to the top seeds."""
-    raise NotImplementedError("knockout_bracket: algorithm lands in the next commit (issue 3)")
+    """The whole bracket; round 1 tables from the seeds (1 v 16, 8 v 9, ...), byes to the top seeds.
+
+    Seeds follow ``request.first_round`` ("seed": the organiser's seeds, "rating", or "random").
+    ``advance``: how many entrants of each table go through (K); the table size must be a multiple.
+    """
+    validate_request(request)
+    size = request.table_size
+    if not 1 <= advance < size:
+        raise PairingError(
+            f"Between 1 and {size - 1} entrants can advance from a table of {size}, not {advance}."
+        )
+    if size % advance:
+        raise PairingError(
+            f"With tables of {size}, the number advancing ({advance}) must divide {size} so the next round fills."
+        )
+    if len(request.entrants) < 2:
+        raise PairingError("A knockout needs at least 2 entrants.")
+    feeders = size // advance
+    ordered = first_round_order(request)
+    count = len(ordered)
+    rounds = 1
+    while size * feeders ** (rounds - 1) < count:
+        rounds += 1
+    slots = size * feeders ** (rounds - 1)
+    leaves = _deal(list(range(1, slots + 1)), feeders, rounds, size)
+
+    seeded_ids = [entrant.id for entrant in ordered]
+    first_tables: list[BracketTable] = []
+    played: list[list[int]] = []
+    byes: list[int] = []
+    for position, leaf in enumerate(leaves, start=1):
+        seeds = tuple(seed for seed in leaf if seed <= count)
+        entrant_ids = [seeded_ids[seed - 1] for seed in seeds]
+        is_played = len(entrant_ids) > advance or (rounds == 1 and len(entrant_ids) >= 2)
+        if is_played:
+            played.append(entrant_ids)
+        else:
+            byes.extend(entrant_ids)
+        first_tables.append(
+            BracketTable(
+                position=position,
+                number=len(played) if is_played else None,
+                size=len(entrant_ids),
+                entrant_ids=tuple(entrant_ids),
+                seeds=seeds,
+            )
+        )
+    seated = assign_seats(played, request)
+    by_number = {table.number: table for table in seated}
+    first_tables = [
+        dataclasses.replace(
+            table,
+            entrant_ids=by_number[table.number].entrant_ids,
+            seeds=tuple(
+                seeded_ids.index(entrant_id) + 1 for entrant_id in by_number[table.number].entrant_ids
+            ),
+        )
+        if table.number is not None
+        else table
+        for table in first_tables
+    ]
+
+    bracket_rounds = [
+        BracketRound(1, _round_name(len(first_tables), rounds == 1, size, slots), tuple(first_tables))
+    ]
+    previous = first_tables
+    for round_number in range(2, rounds + 1):
+        tables: list[BracketTable] = []
+        for position in range(1, len(previous) // feeders + 1):
+            sources = tuple(
+                BracketSource(position=feeder.position, place=place)
+                for feeder in previous[(position - 1) * feeders : position * feeders]
+                for place in range(1, min(advance, feeder.size) + 1)
+            )
+            tables.append(
+                BracketTable(position=position, number=position, size=len(sources), sources=sources)
+            )
+        if round_number == rounds and third_place:
+            losers = [
+                BracketSource(position=feeder.position, place=place)
+                for place in range(advance + 1, size + 1)
+                for feeder in previous
+                if feeder.number is not None and place <= feeder.size
+            ][:size]
+            if len(losers) >= 2:
+                tables.append(
+                    BracketTable(
+                        position=len(tables) + 1,
+                        number=len(tables) + 1,
+                        size=len(losers),
+                        sources=tuple(losers),
+                        kind=THIRD_PLACE,
+                    )
+                )
+        name = _round_name(
+            len(tables), round_number == rounds, size, size * feeders ** (rounds - round_number)
+        )
+        bracket_rounds.append(BracketRound(round_number, name, tuple(tables)))
+        previous = [table for table in tables if table.kind != THIRD_PLACE]
+
+    return Bracket(
+        table_size=size,
+        advance=advance,
+        third_place=third_place,
+        seeding=tuple(seeded_ids),
+        rounds=tuple(bracket_rounds),
+        first_round=PairingResult(tables=seated, byes=tuple(byes)),
+    )
+
+
+def _deal(seeds: list[int], feeders: int, rounds: int, size: int) -> list[list[int]]:
+    """Split ``seeds`` (best first) down the tree in serpentine order; the leaves are round-1 tables."""
+    if rounds == 1:
+        return [seeds]
+    groups: list[list[int]] = [[] for _ in range(feeders)]
+    for index, seed in enumerate(seeds):
+        lap, offset = divmod(index, feeders)
+        groups[offset if lap % 2 == 0 else feeders - 1 - offset].append(seed)
+    return [leaf for group in groups for leaf in _deal(group, feeders, rounds - 1, size)]
+
+
+def _round_name(tables: int, is_final: bool, size: int, slots: int) -> str:
+    if is_final:
+        return "Final"
+    if tables == 2:
+        return "Semi-finals"
+    if tables == 4:
+        return "Quarter-finals"
+    return f"Round of {slots}"
 
 
 def knockout_next_round(
-    bracket: Bracket, finished: Mapping[int, Sequence[int]], *, round_number: int | None = None
+    bracket: Bracket,
+    finished: Mapping[int, Sequence[int]],
+    *,
+    round_number: int | None = None,
+    entrants: Sequence[PairingEntrant] = (),
 ) -> PairingResult:
     """The next round from the finished one.
 
-    ``finished``: table number of the previous knockout round -> entrant ids in finishing order
-    (winner first). ``round_number``: the number of the finished round (1-based); pass it -- it is
-    inferred from the table numbers only when that is unambiguous.
+    ``finished``: table number of the finished knockout round -> its entrant ids in finishing order
+    (winner first; every entrant of the table). ``round_number``: the number of the finished round
+    (1-based). Pass it: it is inferred from ``finished`` only when that is unambiguous (e.g. after
+    the semi-finals and after a final with a third-place table both hold tables 1 and 2).
+    ``entrants``: when given, their seat counts balance the seats of the new tables.
     """
-    raise NotImplementedError("knockout_next_round: algorithm lands in the next commit (issue 3)")
+    done = _finished_round(bracket, finished, round_number)
+    if done >= len(bracket.rounds):
+        raise PairingError("The final has been played: the bracket is complete.")
+    current = bracket.rounds[done - 1]
+    placings: dict[int, tuple[int, ...]] = {}  # bracket position -> entrants, best first
+    seen: set[int] = set()
+    for table in current.tables:
+        if table.kind == THIRD_PLACE:
+            continue
+        if table.number is None:
+            placings[table.position] = table.entrant_ids
+            continue
+        if table.number not in finished:
+            raise PairingError(f"Round {done}, table {table.number} has no result yet.")
+        order = tuple(finished[table.number])
+        if len(order) != table.size or len(set(order)) != len(order):
+            raise PairingError(
+                f"Round {done}, table {table.number}: give all {table.size} entrants once, in finishing order."
+            )
+        if done == 1 and set(order) != set(table.entrant_ids):
+            raise PairingError(
+                f"Round 1, table {table.number}: these are not the entrants drawn at that table."
+            )
+        if seen & set(order):
+            raise PairingError(f"Round {done}: an entrant finished at two tables.")
+        seen.update(order)
+        placings[table.position] = order
+    following = bracket.rounds[done]
+    tables = [
+        [placings[source.position][source.place - 1] for source in table.sources]
+        for table in following.tables
+    ]
+    if entrants:
+        known = {entrant.id: entrant for entrant in entrants}
+        request_entrants = tuple(known.get(i, PairingEntrant(id=i)) for table in tables for i in table)
+        request = PairingRequest(entrants=request_entrants, table_size=bracket.table_size)
+        return PairingResult(tables=assign_seats(tables, request), byes=())
+    return PairingResult(
+        tables=tuple(PairedTable(number=number, entrant_ids=tuple(t)) for number, t in enumerate(tables, 1)),
+        byes=(),
+    )
+
+
+def _finished_round(bracket: Bracket, finished: Mapping[int, Sequence[int]], round_number: int | None) -> int:
+    if round_number is not None:
+        if not 1 <= round_number <= len(bracket.rounds):
+            raise PairingError(f"This bracket has rounds 1 to {len(bracket.rounds)}, not {round_number}.")
+        return round_number
+    numbers = set(finished)
+    candidates = [
+        bracket_round.number
+        for bracket_round in bracket.rounds
+        if {table.number for table in bracket_round.tables if table.number is not None} == numbers
+    ]
+    if len(candidates) > 1 and 1 in candidates:
+        drawn = {table.number: set(table.entrant_ids) for table in bracket.rounds[0].tables}
+        if all(set(order) == drawn.get(number) for number, order in finished.items()):
+            return 1
+        candidates.remove(1)
+    if len(candidates) != 1:
+        raise PairingError("Cannot tell which knockout round these results belong to; pass round_number.")
+    return candidates[0]
 
 
 def stage_knockout(
@@ -32,5 +253,29 @@ def stage_knockout(
     advance: int = 1,
     third_place: bool = True,
 ) -> Bracket:
-    """Knockout of the top ``qualifiers`` of each standings list (one list for Swiss, one per group)."""
-    raise NotImplementedError("stage_knockout: algorithm lands in the next commit (issue 3)")
+    """Knockout of the top ``qualifiers`` of each standings list (one list for Swiss, one per group).
+
+    Seeds go by place, then by group: all group winners first (A1, B1, ...), then the runners-up in
+    the same group order, and so on; with the standard draw group winners meet runners-up of other
+    groups first (2 groups: A1 v B2, B1 v A2).
+    """
+    if qualifiers < 1:
+        raise PairingError("At least one entrant per standings list must qualify.")
+    if not standings:
+        raise PairingError("No standings given.")
+    for index, group in enumerate(standings, start=1):
+        if len(group) < qualifiers:
+            raise PairingError(
+                f"Standings list {index} has {len(group)} entrants; {qualifiers} should qualify."
+            )
+    seeded = [group[place] for place in range(qualifiers) for group in standings]
+    if len(set(seeded)) != len(seeded):
+        raise PairingError("An entrant appears in two standings lists.")
+    request = PairingRequest(
+        entrants=tuple(
+            PairingEntrant(id=entrant_id, seed=seed) for seed, entrant_id in enumerate(seeded, start=1)
+        ),
+        table_size=table_size,
+        first_round="seed",
+    )
+    return knockout_bracket(request, advance=advance, third_place=third_place)
