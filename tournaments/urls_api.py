@@ -1,9 +1,34 @@
-"""API URLs, mounted under /api/."""
+"""API URLs, mounted under /api/ (see tournaments/apis.py; schema at /api/schema/, docs at /api/docs/)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from tournaments import apis, exports
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("tournaments/", apis.TournamentListCreateApi.as_view(), name="api-tournaments"),
+    path("tournaments/<slug:slug>/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
+    path("tournaments/<slug:slug>/finish/", apis.TournamentFinishApi.as_view(), name="api-tournament-finish"),
+    path("tournaments/<slug:slug>/entrants/", apis.EntrantListRegisterApi.as_view(), name="api-entrants"),
+    path("tournaments/<slug:slug>/entrants/import/", apis.EntrantImportApi.as_view(), name="api-entrants-import"),
+    path("tournaments/<slug:slug>/rounds/", apis.RoundListApi.as_view(), name="api-rounds"),
+    path("tournaments/<slug:slug>/rounds/generate/", apis.RoundGenerateApi.as_view(), name="api-round-generate"),
+    path("tournaments/<slug:slug>/standings/", apis.StandingsApi.as_view(), name="api-standings"),
+    path("tournaments/<slug:slug>/audit/", apis.AuditLogApi.as_view(), name="api-audit"),
+    path("tournaments/<slug:slug>/export/<str:kind>.csv", exports.export_csv, name="api-export"),
+    path("entrants/<int:entrant_id>/check-in/", apis.EntrantCheckInApi.as_view(), name="api-entrant-check-in"),
+    path("entrants/<int:entrant_id>/drop/", apis.EntrantDropApi.as_view(), name="api-entrant-drop"),
+    path("entrants/<int:entrant_id>/readmit/", apis.EntrantReadmitApi.as_view(), name="api-entrant-readmit"),
+    path("rounds/<int:round_id>/", apis.RoundDetailApi.as_view(), name="api-round"),
+    path("rounds/<int:round_id>/edit/", apis.RoundEditApi.as_view(), name="api-round-edit"),
+    path("rounds/<int:round_id>/publish/", apis.RoundPublishApi.as_view(), name="api-round-publish"),
+    path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
+    path("tables/<int:table_id>/report/", apis.TableReportApi.as_view(), name="api-table-report"),
+    path("tables/<int:table_id>/override/", apis.TableOverrideApi.as_view(), name="api-table-override"),
+    path("results/<int:result_id>/confirm/", apis.ResultConfirmApi.as_view(), name="api-result-confirm"),
+    path("results/<int:result_id>/reject/", apis.ResultRejectApi.as_view(), name="api-result-reject"),
 ]

@@ -1,0 +1,467 @@
+"""The REST API: one class per operation; each parses input, calls one selector or service, renders.
+
+Reads are public for public tournaments; writes need authentication (a token:
+`Authorization: Token <key>`, from POST /api/auth/token/) except result reports and confirmations made
+through an entrant's private report token (`"token"` in the body). Permissions live in the services
+and `tournaments.permissions`; errors are mapped once in `tournaments.api_errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import selectors, services
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Round, Table, Tournament
+from tournaments.permissions import is_organiser
+from tournaments.profiles import GAMES
+from tournaments.standings import TIEBREAKS
+
+ERROR_SCHEMA = inline_serializer(
+    name="Error",
+    fields={
+        "error": inline_serializer(
+            name="ErrorBody",
+            fields={"code": serializers.CharField(), "message": serializers.CharField(),
+                    "details": serializers.DictField()},
+        )
+    },
+)
+ERRORS = {400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA}
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise TournamentError(ErrorCode.INVALID_INPUT, "The body must be a JSON object.")
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+class TournamentOut(serializers.ModelSerializer):
+    organisers = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "slug", "name", "game", "variant", "format", "status", "is_public", "starts_on", "venue",
+            "rounds_planned", "group_count", "double_round_robin", "knockout_size", "knockout_advance",
+            "third_place_match", "first_round", "avoid_same_club", "placing_points", "tiebreak_order",
+            "forfeit_winner_score", "forfeit_loser_score", "bye_points", "bye_score_for", "bye_score_against",
+            "results_version", "standings_version", "organisers",
+        ]
+
+    def get_organisers(self, obj: Tournament) -> list[str]:
+        return [u.get_username() for u in obj.organisers.all()]
+
+
+class EntrantOut(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+    club = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "name", "status", "seed", "rating", "group", "club", "players"]
+
+    def get_players(self, obj: Entrant) -> list[dict[str, Any]]:
+        return [{"id": m.player_id, "name": m.player.name} for m in obj.members.all()]
+
+    def get_club(self, obj: Entrant) -> str | None:
+        return obj.club.name if obj.club else None
+
+
+def _result_data(result: Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "id": result.pk,
+        "kind": result.kind,
+        "state": result.state,
+        "reported_for": result.reported_for_id,
+        "lines": [
+            {"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
+             "forfeited": s.forfeited}
+            for s in result.scores.all()
+        ],
+    }
+
+
+def table_data(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "is_bye": table.is_bye,
+        "starts_at": table.starts_at,
+        "physical_table": table.physical_table,
+        "seats": [
+            {"position": s.position, "entrant": s.entrant_id, "name": s.entrant.name, "is_starting": s.is_starting}
+            for s in table.seats.all()
+        ],
+        "result": _result_data(selectors.table_final_result(table)),
+        "pending": _result_data(selectors.table_pending_result(table)),
+    }
+
+
+def round_data(round_: Round) -> dict[str, Any]:
+    return {
+        "id": round_.pk,
+        "number": round_.number,
+        "stage": round_.stage,
+        "status": round_.status,
+        "warnings": round_.warnings,
+        "tables": [table_data(t) for t in selectors.round_tables(round_)],
+    }
+
+
+# --- tournaments ----------------------------------------------------------------------------------
+
+
+class TournamentListCreateApi(APIView):
+    class TournamentCreateInput(serializers.Serializer):
+        name = serializers.CharField(max_length=120)
+        game = serializers.ChoiceField(choices=list(GAMES))
+        variant = serializers.DictField(required=False, default=dict)
+        format = serializers.ChoiceField(choices=Tournament.Format.choices, default="swiss")
+        rounds_planned = serializers.IntegerField(min_value=1, max_value=100, default=5)
+        is_public = serializers.BooleanField(default=True)
+        group_count = serializers.IntegerField(min_value=1, max_value=64, default=1)
+        double_round_robin = serializers.BooleanField(default=False)
+        knockout_size = serializers.IntegerField(min_value=2, max_value=1024, required=False, allow_null=True)
+        knockout_advance = serializers.IntegerField(min_value=1, max_value=9, default=1)
+        third_place_match = serializers.BooleanField(default=True)
+        first_round = serializers.ChoiceField(choices=Tournament.FirstRound.choices, default="seed")
+        avoid_same_club = serializers.BooleanField(default=False)
+        random_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
+        placing_points = serializers.ListField(child=serializers.FloatField(), required=False, max_length=10)
+        tiebreak_order = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS), required=False,
+                                               max_length=len(TIEBREAKS))
+        forfeit_winner_score = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        forfeit_loser_score = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        bye_points = serializers.FloatField(min_value=0, max_value=1000, required=False)
+        bye_score_for = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        bye_score_against = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        starts_on = serializers.DateField(required=False, allow_null=True)
+        venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    @extend_schema(responses={200: TournamentOut(many=True)})
+    def get(self, request: Request) -> Response:
+        tournaments = selectors.tournaments_visible_to(request.user).prefetch_related("organisers")[:500]
+        return Response(TournamentOut(tournaments, many=True).data)
+
+    @extend_schema(request=TournamentCreateInput, responses={201: TournamentOut, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = _valid(self.TournamentCreateInput, request.data)
+        tournament = services.tournament_create(actor=request.user, **data)
+        return Response(TournamentOut(tournament).data, status=201)
+
+
+class TournamentDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentOut, 404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(TournamentOut(selectors.tournament_get_visible(user=request.user, slug=slug)).data)
+
+
+class TournamentFinishApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TournamentOut, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        return Response(TournamentOut(services.tournament_finish(actor=request.user, tournament=tournament)).data)
+
+
+# --- entrants ----------------------------------------------------------------------------------
+
+
+class EntrantListRegisterApi(APIView):
+    class EntrantRegisterInput(serializers.Serializer):
+        name = serializers.CharField(max_length=ENTRANT_NAME_MAX_LENGTH)
+        player_names = serializers.ListField(child=serializers.CharField(max_length=100), required=False,
+                                             default=list, max_length=10)
+        player_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False,
+                                           default=list, max_length=10)
+        club = serializers.CharField(max_length=100, required=False, allow_blank=True, allow_null=True)
+        seed = serializers.IntegerField(min_value=1, max_value=100000, required=False, allow_null=True)
+        rating = serializers.FloatField(min_value=-100000, max_value=100000, required=False, allow_null=True)
+        group = serializers.IntegerField(min_value=1, max_value=64, default=1)
+        check_in = serializers.BooleanField(default=False)
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    @extend_schema(responses={200: EntrantOut(many=True), 404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        return Response(EntrantOut(selectors.entrants_of(tournament), many=True).data)
+
+    @extend_schema(request=EntrantRegisterInput, responses={201: EntrantOut, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        data = _valid(self.EntrantRegisterInput, request.data)
+        entrant = services.entrant_register(actor=request.user, tournament=tournament, **data)
+        return Response(EntrantOut(entrant).data, status=201)
+
+
+class EntrantImportApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class EntrantImportInput(serializers.Serializer):
+        csv = serializers.CharField(max_length=1_000_000, trim_whitespace=False)
+
+    @extend_schema(request=EntrantImportInput, responses={201: EntrantOut(many=True), **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        upload = request.FILES.get("file") if hasattr(request, "FILES") else None
+        if upload is not None:
+            try:
+                text = upload.read(2_000_001).decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise TournamentError(ErrorCode.INVALID_CSV, "The file must be UTF-8 text.", rows=[]) from exc
+        else:
+            text = _valid(self.EntrantImportInput, request.data)["csv"]
+        entrants = services.entrants_import_csv(actor=request.user, tournament=tournament, csv_text=text)
+        return Response(EntrantOut(entrants, many=True).data, status=201)
+
+
+def _entrant_action(action: Any) -> type[APIView]:
+    class EntrantActionApi(APIView):
+        permission_classes = [IsAuthenticated]
+
+        @extend_schema(request=None, responses={200: EntrantOut, **ERRORS})
+        def post(self, request: Request, entrant_id: int) -> Response:
+            entrant = selectors.entrant_get(entrant_id=entrant_id)
+            selectors.tournament_get_visible(user=request.user, slug=entrant.tournament.slug)
+            return Response(EntrantOut(action(actor=request.user, entrant=entrant)).data)
+
+    EntrantActionApi.__name__ = f"Entrant{action.__name__.title().replace('_', '')}Api"
+    EntrantActionApi.__qualname__ = EntrantActionApi.__name__
+    return EntrantActionApi
+
+
+EntrantCheckInApi = _entrant_action(services.entrant_check_in)
+EntrantDropApi = _entrant_action(services.entrant_drop)
+EntrantReadmitApi = _entrant_action(services.entrant_readmit)
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+ROUND_SCHEMA = inline_serializer(
+    name="Round",
+    fields={"id": serializers.IntegerField(), "number": serializers.IntegerField(),
+            "stage": serializers.CharField(), "status": serializers.CharField(),
+            "warnings": serializers.ListField(child=serializers.DictField()),
+            "tables": serializers.ListField(child=serializers.DictField())},
+)
+
+
+class RoundListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ROUND_SCHEMA, 404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        return Response([round_data(r) for r in selectors.rounds_visible_to(user=request.user, tournament=tournament)])
+
+
+class RoundGenerateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: ROUND_SCHEMA, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        return Response(round_data(services.round_generate(actor=request.user, tournament=tournament)), status=201)
+
+
+class RoundDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ROUND_SCHEMA, 404: ERROR_SCHEMA})
+    def get(self, request: Request, round_id: int) -> Response:
+        return Response(round_data(selectors.round_get_visible(user=request.user, round_id=round_id)))
+
+
+class RoundEditApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class RoundEditInput(serializers.Serializer):
+        tables = serializers.ListField(
+            child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=20),
+            max_length=2000,
+        )
+        byes = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, default=list,
+                                     max_length=2000)
+
+    @extend_schema(request=RoundEditInput, responses={200: ROUND_SCHEMA, **ERRORS})
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get_visible(user=request.user, round_id=round_id)
+        data = _valid(self.RoundEditInput, request.data)
+        round_, _warnings = services.round_edit(actor=request.user, round=round_, **data)
+        return Response(round_data(round_))
+
+
+class RoundPublishApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: ROUND_SCHEMA, **ERRORS})
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get_visible(user=request.user, round_id=round_id)
+        return Response(round_data(services.round_publish(actor=request.user, round=round_)))
+
+
+# --- results ------------------------------------------------------------------------------------
+
+RESULT_SCHEMA = inline_serializer(
+    name="Result",
+    fields={"id": serializers.IntegerField(), "kind": serializers.CharField(), "state": serializers.CharField(),
+            "reported_for": serializers.IntegerField(allow_null=True),
+            "lines": serializers.ListField(child=serializers.DictField())},
+)
+
+
+class ResultInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["normal", "time_limit", "forfeit"], default="normal")
+    scores = serializers.DictField(child=serializers.IntegerField(), required=False, allow_null=True)
+    placings = serializers.DictField(child=serializers.IntegerField(), required=False, allow_null=True)
+    winner = serializers.IntegerField(required=False, allow_null=True)
+    forfeited = serializers.ListField(child=serializers.IntegerField(), required=False, default=list, max_length=10)
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class TableDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: inline_serializer(name="Table", fields={"id": serializers.IntegerField()}),
+                              404: ERROR_SCHEMA})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get_visible(user=request.user, table_id=table_id)
+        table = selectors.round_tables(table.round).get(pk=table.pk)
+        return Response(table_data(table))
+
+
+def _request_token(request: Request) -> str | None:
+    token = request.headers.get("X-Report-Token")
+    if token:
+        return str(token)[:200]
+    if isinstance(request.data, dict):
+        value = request.data.get("token")
+        if isinstance(value, str):
+            return value[:200]
+    return None
+
+
+class TableReportApi(APIView):
+    """Report a table's result: as a logged-in player of the table, or with the entrant's private
+    token (`X-Report-Token` header or `"token"` in the body)."""
+
+    permission_classes = [AllowAny]
+
+    class TableReportInput(ResultInput):
+        token = serializers.CharField(max_length=200, required=False)
+
+    @extend_schema(request=TableReportInput, responses={201: RESULT_SCHEMA, 200: RESULT_SCHEMA, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get_visible(user=request.user, table_id=table_id)
+        data = _valid(self.TableReportInput, request.data)
+        data.pop("token", None)
+        result = services.result_report(table=table, actor=request.user, token=_request_token(request), **data)
+        return Response(_result_data(result), status=201 if result.state == Result.State.REPORTED else 200)
+
+
+class TableOverrideApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ResultInput, responses={201: RESULT_SCHEMA, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get_visible(user=request.user, table_id=table_id)
+        data = _valid(ResultInput, request.data)
+        result = services.result_override(actor=request.user, table=table, **data)
+        return Response(_result_data(result), status=201)
+
+
+class ResultDecisionInput(serializers.Serializer):
+    token = serializers.CharField(max_length=200, required=False)
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class ResultConfirmApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=ResultDecisionInput, responses={200: RESULT_SCHEMA, **ERRORS})
+    def post(self, request: Request, result_id: int) -> Response:
+        result = selectors.result_get(result_id=result_id)
+        selectors.table_get_visible(user=request.user, table_id=result.table_id)
+        _valid(ResultDecisionInput, request.data if request.data else {})
+        result = services.result_confirm(result=result, actor=request.user, token=_request_token(request))
+        return Response(_result_data(result))
+
+
+class ResultRejectApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=ResultDecisionInput, responses={200: RESULT_SCHEMA, **ERRORS})
+    def post(self, request: Request, result_id: int) -> Response:
+        result = selectors.result_get(result_id=result_id)
+        selectors.table_get_visible(user=request.user, table_id=result.table_id)
+        data = _valid(ResultDecisionInput, request.data if request.data else {})
+        result = services.result_reject(result=result, actor=request.user, token=_request_token(request),
+                                        note=data.get("note", ""))
+        return Response(_result_data(result))
+
+
+# --- standings and audit ------------------------------------------------------------------------
+
+
+class StandingsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: inline_serializer(
+        name="StandingRow",
+        fields={"rank": serializers.IntegerField(), "entrant": serializers.IntegerField(),
+                "name": serializers.CharField(), "shared_rank": serializers.BooleanField(),
+                "games_played": serializers.IntegerField(), "values": serializers.DictField()},
+        many=True), 404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        return Response({
+            "tiebreak_order": tournament.tiebreak_order,
+            "results_version": tournament.results_version,
+            "standings_version": tournament.standings_version,
+            "rows": [
+                {"rank": r.rank, "entrant": r.entrant_id, "name": r.entrant.name, "shared_rank": r.shared_rank,
+                 "games_played": r.games_played, "values": r.values}
+                for r in selectors.standings_of(tournament)
+            ],
+        })
+
+
+class AuditLogApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: inline_serializer(name="AuditRow", fields={"action": serializers.CharField()},
+                                                     many=True), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        if not is_organiser(request.user, tournament):
+            raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only organisers see the audit log.")
+        rows = tournament.audit_log.order_by("-created_at", "-id")[:1000]
+        return Response([
+            {"at": r.created_at, "action": r.action, "object_type": r.object_type, "object_id": r.object_id,
+             "actor": r.actor_id, "entrant": r.actor_entrant_id, "data": r.data}
+            for r in rows
+        ])
+

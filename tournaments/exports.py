@@ -1,0 +1,112 @@
+"""CSV exports of entrants, pairings, results and standings (plain Django views, public like the pages).
+
+Cells that a spreadsheet would run as a formula (starting with = + - @ or a tab) are prefixed with a
+quote (CSV injection).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from tournaments import selectors
+from tournaments.errors import TournamentError
+from tournaments.models import Result, Tournament
+from tournaments.standings import TIEBREAKS
+
+EXPORTS = ("entrants", "pairings", "results", "standings")
+
+
+def csv_cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    if text and text[0] in "=+-@\t\r":
+        return "'" + text
+    return text
+
+
+def _csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([csv_cell(v) for v in row])
+    return response
+
+
+def entrants_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    header = ["name", "players", "club", "seed", "rating", "group", "status"]
+    rows = [
+        [e.name, ";".join(m.player.name for m in e.members.all()), e.club.name if e.club else "", e.seed,
+         e.rating, e.group, e.status]
+        for e in selectors.entrants_of(tournament)
+    ]
+    return header, rows
+
+
+def pairings_rows(tournament: Tournament, user: Any, round_number: int | None) -> tuple[list[str], list[list[Any]]]:
+    header = ["round", "table", "physical_table", "starts_at", "seat", "entrant", "starts"]
+    rows: list[list[Any]] = []
+    rounds = selectors.rounds_visible_to(user=user, tournament=tournament)
+    if round_number is not None:
+        rounds = rounds.filter(number=round_number)
+    for round_ in rounds:
+        for table in selectors.round_tables(round_):
+            for seat in table.seats.all():
+                rows.append([round_.number, "bye" if table.is_bye else table.number, table.physical_table,
+                             table.starts_at.isoformat() if table.starts_at else "", seat.position + 1,
+                             seat.entrant.name, "yes" if seat.is_starting else ""])
+    return header, rows
+
+
+def results_rows(tournament: Tournament, user: Any) -> tuple[list[str], list[list[Any]]]:
+    header = ["round", "table", "kind", "state", "entrant", "score", "placing", "winner", "forfeited"]
+    rows: list[list[Any]] = []
+    for round_ in selectors.rounds_visible_to(user=user, tournament=tournament):
+        for table in selectors.round_tables(round_):
+            result: Result | None = selectors.table_final_result(table)
+            if result is None:
+                continue
+            names = {s.entrant_id: s.entrant.name for s in table.seats.all()}
+            for line in result.scores.all():
+                rows.append([round_.number, "bye" if table.is_bye else table.number, result.kind, result.state,
+                             names.get(line.entrant_id, line.entrant_id), line.score, line.placing,
+                             "yes" if line.is_winner else "", "yes" if line.forfeited else ""])
+    return header, rows
+
+
+def standings_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    codes = list(tournament.tiebreak_order) + [c for c in TIEBREAKS if c not in tournament.tiebreak_order]
+    header = ["rank", "entrant", "games", *codes]
+    rows = [
+        [f"{r.rank}=" if r.shared_rank else r.rank, r.entrant.name, r.games_played,
+         *[r.values.get(code, "") for code in codes]]
+        for r in selectors.standings_of(tournament)
+    ]
+    return header, rows
+
+
+def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    try:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+    except TournamentError as exc:
+        return JsonResponse({"error": {"code": str(exc.code), "message": exc.message, "details": {}}}, status=404)
+    if kind == "entrants":
+        header, rows = entrants_rows(tournament)
+    elif kind == "pairings":
+        raw = request.GET.get("round", "")
+        if raw and not raw.isdigit():
+            return JsonResponse({"error": {"code": "invalid_input", "message": "round must be a number.",
+                                           "details": {}}}, status=400)
+        header, rows = pairings_rows(tournament, request.user, int(raw) if raw else None)
+    elif kind == "results":
+        header, rows = results_rows(tournament, request.user)
+    elif kind == "standings":
+        header, rows = standings_rows(tournament)
+    else:
+        return JsonResponse({"error": {"code": "not_found", "message": "Unknown export.", "details": {}}},
+                            status=404)
+    return _csv_response(f"{tournament.slug}-{kind}.csv", header, rows)

@@ -1,0 +1,117 @@
+"""Reads of the tournaments app (the API, the exports and the web views use them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
+from tournaments.permissions import can_view_tournament, is_organiser
+
+
+def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
+    """Public tournaments, plus private ones the user organises."""
+    queryset = Tournament.objects.all()
+    if user is not None and getattr(user, "is_authenticated", False):
+        if user.is_superuser:
+            return queryset
+        return queryset.filter(Q(is_public=True) | Q(organisers=user)).distinct()
+    return queryset.filter(is_public=True)
+
+
+def tournament_get_visible(*, user: Any, slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not can_view_tournament(user, tournament):
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such tournament.")
+    return tournament
+
+
+def rounds_visible_to(*, user: Any, tournament: Tournament) -> QuerySet[Round]:
+    """Published and finished rounds; draft rounds only for organisers."""
+    rounds = tournament.rounds.order_by("number")
+    if not is_organiser(user, tournament):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    return rounds
+
+
+def round_tables(round_: Round) -> QuerySet[Table]:
+    """Tables of a round with seats, entrants and results prefetched (no N+1)."""
+    return round_.tables.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entrant").order_by("position")),
+        Prefetch(
+            "results",
+            queryset=Result.objects.order_by("created_at", "id").prefetch_related(
+                Prefetch("scores", queryset=ResultScore.objects.order_by("entrant_id"))
+            ),
+        ),
+    )
+
+
+def table_final_result(table: Table) -> Result | None:
+    """The final result among the (prefetched) results of the table."""
+    for result in table.results.all():
+        if result.state in Result.FINAL_STATES:
+            return result
+    return None
+
+
+def table_pending_result(table: Table) -> Result | None:
+    for result in table.results.all():
+        if result.state == Result.State.REPORTED:
+            return result
+    return None
+
+
+def round_get_visible(*, user: Any, round_id: int) -> Round:
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if round_ is None or not can_view_tournament(user, round_.tournament):
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such round.")
+    if round_.status == Round.Status.DRAFT and not is_organiser(user, round_.tournament):
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such round.")
+    return round_
+
+
+def table_get_visible(*, user: Any, table_id: int) -> Table:
+    table = Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+    if table is None:
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such table.")
+    round_get_visible(user=user, round_id=table.round_id)
+    return table
+
+
+def result_get(*, result_id: int) -> Result:
+    result = Result.objects.select_related("table__round__tournament").filter(pk=result_id).first()
+    if result is None:
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such result.")
+    return result
+
+
+def entrant_get(*, entrant_id: int) -> Entrant:
+    entrant = Entrant.objects.select_related("tournament").filter(pk=entrant_id).first()
+    if entrant is None:
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such entrant.")
+    return entrant
+
+
+def entrants_of(tournament: Tournament) -> QuerySet[Entrant]:
+    return tournament.entrants.select_related("club").prefetch_related("members__player").order_by("name")
+
+
+def standings_of(tournament: Tournament) -> QuerySet[StandingRow]:
+    return tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name")
+
+
+def entrant_games(entrant: Entrant) -> QuerySet[Table]:
+    """The tables (of published or finished rounds) an entrant sat at, oldest first."""
+    return (
+        Table.objects.filter(seats__entrant=entrant)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round")
+        .order_by("round__number", "number")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entrant").order_by("position")),
+            Prefetch("results", queryset=Result.objects.prefetch_related("scores")),
+        )
+    )
