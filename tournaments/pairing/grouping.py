@@ -53,16 +53,39 @@ def improve_tables(
         improved = False
         for first_index in range(len(tables)):
             troubled = table_costs[first_index].rematches > 0 or table_costs[first_index].conflicts > 0
-            if troubled:
-                partners = [index for index in range(len(tables)) if index != first_index]
-            else:
-                partners = list(range(first_index + 1, min(len(tables), first_index + 1 + NEARBY_TABLES)))
-            for second_index in partners:
+            if troubled:  # the best swap with any table, so a far table is used only when it is better
+                partner = _best_partner(tables, table_costs, first_index, costs)
+                if partner is not None and _best_swap(tables, table_costs, first_index, partner, costs, zero):
+                    improved = True
+                continue
+            for second_index in range(first_index + 1, min(len(tables), first_index + 1 + NEARBY_TABLES)):
                 if _best_swap(tables, table_costs, first_index, second_index, costs, zero):
                     improved = True
         if not improved:
             break
     return tables
+
+
+def _best_partner(
+    tables: list[list[int]], table_costs: list[TableCost], first_index: int, costs: PairCosts
+) -> int | None:
+    """The table whose best swap with ``first_index`` lowers the cost most (None: no swap helps)."""
+    first = tables[first_index]
+    best: tuple[TableCost, int] | None = None
+    zero = TableCost()
+    for second_index, second in enumerate(tables):
+        if second_index == first_index:
+            continue
+        before = table_costs[first_index] + table_costs[second_index]
+        for first_seat in range(len(first)):
+            for second_seat in range(len(second)):
+                new_first = first.copy()
+                new_second = second.copy()
+                new_first[first_seat], new_second[second_seat] = second[second_seat], first[first_seat]
+                change = costs.table(new_first) + costs.table(new_second) - before
+                if change < zero and (best is None or change < best[0]):
+                    best = (change, second_index)
+    return None if best is None else best[1]
 
 
 def _best_swap(

@@ -68,12 +68,11 @@ def round_robin_rounds(
     else:
         cycle = _group_rounds(ordered, request, rounds)
     schedule = list(cycle)
-    if double:
+    if double:  # the second cycle repeats the first; at tables of 2 with the seats swapped
+        flip = request.table_size == 2
         schedule += [
-            (list(reversed(tables)) if request.table_size == 2 else tables, byes) for tables, byes in cycle
+            ([table[::-1] if flip else list(table) for table in tables], byes) for tables, byes in cycle
         ]
-        if request.table_size == 2:
-            schedule[len(cycle) :] = [([table[::-1] for table in tables], byes) for tables, byes in cycle]
     return _seated(schedule, request, keep_seat_order=request.table_size == 2)
 
 
