@@ -1,1 +1,39 @@
-urlpatterns: list = []
+"""Web UI URLs (server-rendered pages), mounted at the site root. Namespace "web".
+
+Split by audience like the views: public pages, organiser pages under /t/<slug>/manage/, result
+pages for players (account or private link /report/<token>/).
+"""
+
+from django.urls import path
+
+from tournaments.views import organiser, public, results
+
+app_name = "web"
+
+urlpatterns = [
+    # Public
+    path("", public.tournament_list, name="tournament-list"),
+    path("t/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
+    path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
+    path("t/<slug:slug>/rounds/<int:number>/sheet/", public.pairing_sheet, name="pairing-sheet"),
+    path("t/<slug:slug>/entrants/<int:entrant_id>/", public.entrant_detail, name="entrant-detail"),
+    # Organisers
+    path("new/", organiser.tournament_create_view, name="tournament-create"),
+    path("t/<slug:slug>/manage/", organiser.manage, name="manage"),
+    path("t/<slug:slug>/manage/entrants/add/", organiser.entrant_add, name="entrant-add"),
+    path("t/<slug:slug>/manage/entrants/import/", organiser.entrants_import, name="entrants-import"),
+    path(
+        "t/<slug:slug>/manage/entrants/<int:entrant_id>/<str:action>/",
+        organiser.entrant_action,
+        name="entrant-action",
+    ),
+    path("t/<slug:slug>/manage/rounds/generate/", organiser.round_generate_view, name="round-generate"),
+    path("t/<slug:slug>/manage/rounds/<int:number>/", organiser.manage_round, name="manage-round"),
+    path("t/<slug:slug>/manage/rounds/<int:number>/publish/", organiser.round_publish_view, name="round-publish"),
+    path("t/<slug:slug>/manage/tables/<int:table_id>/result/", results.result_override_view, name="result-override"),
+    # Players
+    path("t/<slug:slug>/tables/<int:table_id>/report/", results.result_report_view, name="result-report"),
+    path("report/<str:token>/", results.token_home, name="token-home"),
+    path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
+]

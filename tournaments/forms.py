@@ -1,0 +1,282 @@
+"""Web forms. They parse and check the shape of input; the services decide what is allowed.
+
+A service's `TournamentError` is put back on the form (`add_service_error`) so that the page shows
+the sentence next to the form instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.errors import TournamentError
+from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Tournament
+from tournaments.profiles import PLACING, GameProfile, all_profiles
+
+CSV_UPLOAD_MAX_BYTES = 1024 * 1024
+
+
+def profile_key(profile: GameProfile) -> str:
+    """A stable form value for a game profile: game and variant as compact JSON."""
+    return f"{profile.game}:{json.dumps(dict(profile.variant), sort_keys=True, separators=(',', ':'))}"
+
+
+def profile_choices() -> list[tuple[str, str]]:
+    return [(profile_key(p), f"{p.label} — {p.description}") for p in all_profiles()]
+
+
+def add_service_error(form: forms.Form, error: TournamentError, field: str | None = None) -> None:
+    """Show a service error on the form (on `field`, or above the form)."""
+    form.add_error(field if field in form.fields else None, error.message)
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    profile = forms.ChoiceField(label=_("Game"), choices=())
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices, initial="swiss")
+    rounds_planned = forms.IntegerField(label=_("Rounds planned"), min_value=1, max_value=100, initial=5)
+    group_count = forms.IntegerField(
+        label=_("Groups"), min_value=1, max_value=64, initial=1,
+        help_text=_("Round robin and stages: how many groups."),
+    )
+    double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
+    knockout_size = forms.IntegerField(
+        label=_("Knockout: entrants advancing"), min_value=2, max_value=1024, required=False,
+        help_text=_("Stages only: how many entrants reach the knockout (top N)."),
+    )
+    third_place_match = forms.BooleanField(label=_("Third-place match"), required=False, initial=True)
+    first_round = forms.ChoiceField(label=_("First round"), choices=Tournament.FirstRound.choices, initial="seed")
+    avoid_same_club = forms.BooleanField(label=_("Avoid same-club pairings"), required=False)
+    starts_on = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    is_public = forms.BooleanField(label=_("Public"), required=False, initial=True,
+                                   help_text=_("Everyone can see the tournament page."))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["profile"].choices = profile_choices()  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("format") == Tournament.Format.STAGES and not data.get("knockout_size"):
+            self.add_error("knockout_size", _("A stages tournament needs the number of entrants in the knockout."))
+        return data
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        game, variant_json = data["profile"].split(":", 1)
+        return {
+            "name": data["name"],
+            "game": game,
+            "variant": json.loads(variant_json),
+            "format": data["format"],
+            "rounds_planned": data["rounds_planned"],
+            "group_count": data["group_count"],
+            "double_round_robin": data["double_round_robin"],
+            "knockout_size": data["knockout_size"],
+            "third_place_match": data["third_place_match"],
+            "first_round": data["first_round"],
+            "avoid_same_club": data["avoid_same_club"],
+            "starts_on": data["starts_on"],
+            "venue": data["venue"],
+            "is_public": data["is_public"],
+        }
+
+
+class EntrantForm(forms.Form):
+    """One entrant: a team of `players_per_entrant` named players, or a single player."""
+
+    name = forms.CharField(label=_("Name"), max_length=ENTRANT_NAME_MAX_LENGTH)
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=100000, required=False)
+    rating = forms.FloatField(label=_("Rating"), min_value=-100000, max_value=100000, required=False)
+    group = forms.IntegerField(label=_("Group"), min_value=1, max_value=64, initial=1)
+    check_in = forms.BooleanField(label=_("Check in now"), required=False)
+
+    def __init__(self, *args: Any, profile: GameProfile, group_count: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players_per_entrant = profile.players_per_entrant
+        if profile.players_per_entrant > 1:
+            self.fields["name"].label = _("Team name")
+            for index in range(profile.players_per_entrant):
+                self.fields[f"player_{index + 1}"] = forms.CharField(
+                    label=_("Player %(number)d") % {"number": index + 1}, max_length=100
+                )
+        else:
+            self.fields["name"].label = _("Player name")
+        if group_count <= 1:
+            del self.fields["group"]
+        else:
+            self.fields["group"] = forms.IntegerField(label=_("Group"), min_value=1, max_value=group_count, initial=1)
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        players = [data[f"player_{i + 1}"] for i in range(self.players_per_entrant)] if self.players_per_entrant > 1 else []
+        return {
+            "name": data["name"],
+            "player_names": players,
+            "club": data.get("club") or None,
+            "seed": data.get("seed"),
+            "rating": data.get("rating"),
+            "group": data.get("group") or 1,
+            "check_in": data.get("check_in", False),
+        }
+
+
+class EntrantImportForm(forms.Form):
+    csv_file = forms.FileField(label=_("CSV file"), required=False)
+    csv_text = forms.CharField(
+        label=_("…or paste the CSV here"), required=False, widget=forms.Textarea(attrs={"rows": 6}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("csv_file")
+        if upload:
+            if upload.size > CSV_UPLOAD_MAX_BYTES:
+                raise forms.ValidationError(_("The file is too large (at most 1 MB)."))
+            raw = upload.read()
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                try:
+                    data["text"] = raw.decode("cp1252")
+                except UnicodeDecodeError as exc:
+                    raise forms.ValidationError(_("The file is not a text (UTF-8) CSV file.")) from exc
+        elif (data.get("csv_text") or "").strip():
+            data["text"] = data["csv_text"]
+        else:
+            raise forms.ValidationError(_("Choose a CSV file or paste its contents."))
+        return data
+
+
+class ActionForm(forms.Form):
+    """An empty form for buttons that POST an action (the CSRF token is all it carries)."""
+
+
+def seat_choices(entrants: list[Entrant]) -> list[tuple[str, str]]:
+    return [("", "—")] + [(str(e.id), e.name) for e in entrants]
+
+
+class RoundEditForm(forms.Form):
+    """A grid of selects: one per seat of every table. Empty seats are left out of the table."""
+
+    def __init__(
+        self, *args: Any, table_count: int, seats_per_table: int, entrants: list[Entrant],
+        initial_tables: list[list[int]] | None = None, initial_byes: list[int] | None = None, **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.table_count = table_count
+        self.seats_per_table = seats_per_table
+        choices = seat_choices(entrants)
+        self.fields["byes"] = forms.MultipleChoiceField(
+            label=_("Byes"), choices=choices[1:], required=False, widget=forms.CheckboxSelectMultiple,
+            initial=[str(i) for i in initial_byes or []],
+        )
+        for t in range(table_count):
+            for s in range(seats_per_table):
+                initial = ""
+                if initial_tables and t < len(initial_tables) and s < len(initial_tables[t]):
+                    initial = str(initial_tables[t][s])
+                self.fields[f"t{t + 1}_s{s + 1}"] = forms.ChoiceField(
+                    label=_("Table %(table)d, seat %(seat)d") % {"table": t + 1, "seat": s + 1},
+                    choices=choices, required=False, initial=initial,
+                )
+
+    def grid(self) -> list[tuple[int, list[forms.BoundField]]]:
+        return [
+            (t + 1, [self[f"t{t + 1}_s{s + 1}"] for s in range(self.seats_per_table)])
+            for t in range(self.table_count)
+        ]
+
+    def byes(self) -> list[int]:
+        return [int(value) for value in self.cleaned_data.get("byes") or []]
+
+    def tables(self) -> list[list[int]]:
+        """The edited tables as entrant ids in seat order; tables left empty are dropped."""
+        tables = []
+        for t in range(self.table_count):
+            ids = []
+            for s in range(self.seats_per_table):
+                value = self.cleaned_data.get(f"t{t + 1}_s{s + 1}")
+                if value:
+                    ids.append(int(value))
+            if ids:
+                tables.append(ids)
+        return tables
+
+
+class ResultForm(forms.Form):
+    """A table's result: a score per entrant (marbles home) or a placing per entrant, and its kind."""
+
+    kind = forms.ChoiceField(label=_("Kind of result"), choices=(), initial=Result.Kind.NORMAL)
+    note = forms.CharField(label=_("Note"), max_length=500, required=False)
+
+    def __init__(self, *args: Any, profile: GameProfile, entrants: list[Entrant], allow_forfeit: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.profile = profile
+        self.entrants = entrants
+        kinds = [(Result.Kind.NORMAL.value, Result.Kind.NORMAL.label)]
+        if profile.has_time_limit_result:
+            kinds.append((Result.Kind.TIME_LIMIT.value, Result.Kind.TIME_LIMIT.label))
+        if allow_forfeit:
+            kinds.append((Result.Kind.FORFEIT.value, Result.Kind.FORFEIT.label))
+        self.fields["kind"].choices = kinds  # type: ignore[attr-defined]
+        for entrant in entrants:
+            if profile.result_mode == PLACING:
+                self.fields[f"placing_{entrant.id}"] = forms.IntegerField(
+                    label=entrant.name, min_value=1, max_value=len(entrants), required=False,
+                    widget=forms.NumberInput(attrs={"class": "narrow", "inputmode": "numeric"}),
+                )
+            else:
+                self.fields[f"score_{entrant.id}"] = forms.IntegerField(
+                    label=entrant.name, min_value=profile.score_min, max_value=profile.score_max, required=False,
+                    widget=forms.NumberInput(attrs={"class": "narrow", "inputmode": "numeric"}),
+                )
+            self.fields[f"forfeited_{entrant.id}"] = forms.BooleanField(
+                label=_("%(name)s forfeits") % {"name": entrant.name}, required=False,
+            )
+
+    def entrant_rows(self) -> list[tuple[Entrant, forms.BoundField, forms.BoundField]]:
+        key = "placing" if self.profile.result_mode == PLACING else "score"
+        return [(e, self[f"{key}_{e.id}"], self[f"forfeited_{e.id}"]) for e in self.entrants]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind = data.get("kind")
+        forfeiters = [e for e in self.entrants if data.get(f"forfeited_{e.id}")]
+        if kind == Result.Kind.FORFEIT:
+            if not forfeiters:
+                raise forms.ValidationError(_("Tick who forfeits."))
+            if len(forfeiters) == len(self.entrants):
+                raise forms.ValidationError(_("Not everyone at the table can forfeit."))
+            return data
+        if forfeiters:
+            raise forms.ValidationError(_("Choose the kind “Forfeit” to record a forfeit."))
+        key = "placing" if self.profile.result_mode == PLACING else "score"
+        for entrant in self.entrants:
+            if data.get(f"{key}_{entrant.id}") is None and f"{key}_{entrant.id}" not in self.errors:
+                self.add_error(
+                    f"{key}_{entrant.id}",
+                    _("Enter a placing.") if key == "placing" else _("Enter the marbles home."),
+                )
+        return data
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of result_report / result_override."""
+        data = self.cleaned_data
+        kind = data["kind"]
+        arguments: dict[str, Any] = {"kind": kind, "note": data.get("note") or ""}
+        if kind == Result.Kind.FORFEIT:
+            arguments["forfeited"] = [e.id for e in self.entrants if data.get(f"forfeited_{e.id}")]
+        elif self.profile.result_mode == PLACING:
+            arguments["placings"] = {e.id: data[f"placing_{e.id}"] for e in self.entrants}
+        else:
+            arguments["scores"] = {e.id: data[f"score_{e.id}"] for e in self.entrants}
+        return arguments

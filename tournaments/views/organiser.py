@@ -1,0 +1,292 @@
+"""Organiser pages: create a tournament, manage entrants, generate/edit/publish rounds.
+
+Every page checks on the server that the user organises the tournament (`permissions.is_organiser`);
+every write calls one service. A `TournamentError` is shown on the page, never a 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments import permissions
+from tournaments.errors import TournamentError
+from tournaments.forms import (
+    EntrantForm,
+    EntrantImportForm,
+    RoundEditForm,
+    TournamentCreateForm,
+    add_service_error,
+)
+from tournaments.models import AuditLog, Entrant, Result, Round, Tournament
+from tournaments.services.entrants import (
+    entrant_check_in,
+    entrant_drop,
+    entrant_readmit,
+    entrant_register,
+    entrants_import_csv,
+)
+from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
+from tournaments.services.tournaments import tournament_create
+from tournaments.views.page_data import round_table_views, tournament_profile
+
+
+def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament, if the logged-in user organises it; 404 if unknown, 403 otherwise."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not permissions.is_organiser(request.user, tournament):
+        if not permissions.can_view_tournament(request.user, tournament):
+            raise Http404("No such tournament.")
+        raise PermissionDenied
+    return tournament
+
+
+def _manage_url(tournament: Tournament, anchor: str = "") -> str:
+    return reverse("web:manage", args=[tournament.slug]) + (f"#{anchor}" if anchor else "")
+
+
+def _report_error(request: HttpRequest, error: TournamentError) -> None:
+    messages.error(request, error.message)
+
+
+@login_required
+def tournament_create_view(request: HttpRequest) -> HttpResponse:
+    if not permissions.can_create_tournament(request.user):
+        raise PermissionDenied
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournament_create(actor=request.user, **form.service_arguments())
+        except TournamentError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, _("Tournament created. Now register the entrants."))
+            return redirect("web:manage", slug=tournament.slug)
+    return render(request, "tournaments/manage/tournament_create.html", {"form": form})
+
+
+def _conflicts(tournament: Tournament) -> list[dict[str, Any]]:
+    """Tables of published rounds where a report was rejected or still waits for a confirmation."""
+    conflicts = []
+    rounds = tournament.rounds.filter(status=Round.Status.PUBLISHED)
+    for round_ in rounds:
+        for view in round_table_views(round_):
+            if view.table.is_bye or view.final is not None:
+                continue
+            rejected = [r for r in view.history if r.state == Result.State.REJECTED]
+            if rejected or view.pending is not None:
+                conflicts.append({"round": round_, "view": view, "rejected": rejected})
+    return conflicts
+
+
+@login_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    profile = tournament_profile(tournament)
+    entrants = list(tournament.entrants.prefetch_related("members__player").select_related("club").order_by("name"))
+    rounds = list(tournament.rounds.order_by("number"))
+    draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
+    published = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    counts = {status: 0 for status in Entrant.Status.values}
+    for entrant in entrants:
+        counts[entrant.status] += 1
+    return render(
+        request,
+        "tournaments/manage/manage.html",
+        {
+            "tournament": tournament,
+            "profile": profile,
+            "entrants": entrants,
+            "counts": counts,
+            "rounds": rounds,
+            "draft": draft,
+            "published": published,
+            "can_generate": draft is None and not published and tournament.status != Tournament.Status.FINISHED,
+            "conflicts": _conflicts(tournament),
+            "entrant_form": EntrantForm(profile=profile, group_count=tournament.group_count) if profile else None,
+            "import_form": EntrantImportForm(),
+            "audit": AuditLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")[:15],
+        },
+    )
+
+
+@login_required
+def entrant_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    profile = tournament_profile(tournament)
+    if profile is None:
+        messages.error(request, _("This tournament's game settings are invalid."))
+        return redirect(_manage_url(tournament))
+    form = EntrantForm(request.POST or None, profile=profile, group_count=tournament.group_count)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entrant = entrant_register(actor=request.user, tournament=tournament, **form.service_arguments())
+        except TournamentError as error:
+            add_service_error(form, error, "name" if error.code == "entrant_name_taken" else None)
+        else:
+            messages.success(request, _("%(name)s registered.") % {"name": entrant.name})
+            return redirect(_manage_url(tournament, "entrants"))
+    return render(
+        request, "tournaments/manage/entrant_add.html", {"tournament": tournament, "profile": profile, "form": form}
+    )
+
+
+@login_required
+def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    form = EntrantImportForm(request.POST or None, request.FILES or None)
+    row_errors: list[dict[str, Any]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            entrants = entrants_import_csv(actor=request.user, tournament=tournament, csv_text=form.cleaned_data["text"])
+        except TournamentError as error:
+            add_service_error(form, error)
+            row_errors = list(error.details.get("rows") or [])
+        else:
+            messages.success(request, _("%(count)d entrants imported.") % {"count": len(entrants)})
+            return redirect(_manage_url(tournament, "entrants"))
+    return render(
+        request,
+        "tournaments/manage/entrants_import.html",
+        {"tournament": tournament, "profile": tournament_profile(tournament), "form": form, "row_errors": row_errors},
+    )
+
+
+ENTRANT_ACTIONS = {
+    "check-in": (entrant_check_in, gettext_lazy("%(name)s checked in.")),
+    "drop": (entrant_drop, gettext_lazy("%(name)s dropped.")),
+    "readmit": (entrant_readmit, gettext_lazy("%(name)s re-admitted.")),
+}
+
+
+@login_required
+@require_POST
+def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    entrant = get_object_or_404(Entrant, tournament=tournament, pk=entrant_id)
+    if action not in ENTRANT_ACTIONS:
+        raise Http404("Unknown action.")
+    service, done = ENTRANT_ACTIONS[action]
+    try:
+        entrant = service(actor=request.user, entrant=entrant)
+    except TournamentError as error:
+        _report_error(request, error)
+    else:
+        messages.success(request, str(done) % {"name": entrant.name})
+    if request.htmx:  # type: ignore[attr-defined]
+        entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
+        return render(
+            request, "tournaments/manage/entrant_row.html",
+            {"tournament": tournament, "entrant": entrant, "profile": tournament_profile(tournament)},
+        )
+    return redirect(_manage_url(tournament, "entrants"))
+
+
+@login_required
+@require_POST
+def round_generate_view(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    try:
+        round_ = round_generate(actor=request.user, tournament=tournament)
+    except TournamentError as error:
+        _report_error(request, error)
+        return redirect(_manage_url(tournament, "rounds"))
+    messages.success(
+        request, _("Round %(number)d generated as a draft. Check it, edit it if needed, then publish it.")
+        % {"number": round_.number},
+    )
+    return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
+
+
+def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
+    shown = []
+    for warning in warnings or []:
+        ids = [i for i in warning.get("entrant_ids", []) if isinstance(i, int)]
+        shown.append({**warning, "names": [names.get(i, f"#{i}") for i in ids]})
+    return shown
+
+
+def _round_edit_form(
+    round_: Round, tournament: Tournament, data: Any = None, tables: list[list[int]] | None = None,
+    byes: list[int] | None = None,
+) -> RoundEditForm:
+    profile = tournament_profile(tournament)
+    active = list(tournament.entrants.exclude(status=Entrant.Status.DROPPED).order_by("name"))
+    if tables is None or byes is None:
+        tables, byes = round_tables_as_lists(round_)
+    seats = max([profile.entrants_per_table if profile else 2, *(len(t) for t in tables)])
+    # Room for one extra table so that an organiser can split a table or seat a bye.
+    return RoundEditForm(
+        data, table_count=len(tables) + 1, seats_per_table=seats, entrants=active,
+        initial_tables=tables, initial_byes=byes,
+    )
+
+
+@login_required
+def manage_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    names = dict(tournament.entrants.values_list("id", "name"))
+    problems: list[dict[str, Any]] = []
+    form = None
+    if round_.status == Round.Status.DRAFT:
+        form = _round_edit_form(round_, tournament, request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                round_, warnings = round_edit(
+                    actor=request.user, round=round_, tables=form.tables(), byes=form.byes()
+                )
+            except TournamentError as error:
+                problems = _warnings_with_names(list(error.details.get("problems") or []), names) or [
+                    {"code": error.code, "message": error.message, "names": []}
+                ]
+                messages.error(request, _("The round was not changed: %(message)s") % {"message": error.message})
+            else:
+                if warnings:
+                    messages.warning(request, _("Round saved with warnings; check them before publishing."))
+                else:
+                    messages.success(request, _("Round saved."))
+                return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
+        elif request.method == "POST":
+            messages.error(request, _("The round was not changed; correct the marked seats."))
+    elif request.method == "POST":
+        messages.error(request, _("Only a draft round can be edited."))
+    tables = round_table_views(round_)
+    return render(
+        request,
+        "tournaments/manage/round.html",
+        {
+            "tournament": tournament,
+            "profile": tournament_profile(tournament),
+            "round": round_,
+            "tables": tables,
+            "form": form,
+            "warnings": _warnings_with_names(list(round_.warnings or []), names),
+            "problems": problems,
+            "is_organiser": True,
+            "my_entrant_ids": set(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_publish_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        round_publish(actor=request.user, round=round_)
+    except TournamentError as error:
+        _report_error(request, error)
+        return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
+    messages.success(request, _("Round %(number)d published.") % {"number": round_.number})
+    return HttpResponseRedirect(reverse("web:round-detail", args=[tournament.slug, round_.number]))

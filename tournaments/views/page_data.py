@@ -1,0 +1,230 @@
+"""Read-side shapes for the web pages: a round's tables with seats and results, standings columns.
+
+Queries only (no writes). Each function loads what one page shows in a fixed number of queries and
+returns plain objects the templates can walk without triggering further queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
+from tournaments.profiles import GameProfile, ProfileError, profile_for
+
+# Labels of the standings values; codes not listed are shown as their code with spaces.
+TIEBREAK_LABELS: dict[str, Any] = {
+    "match_points": _("Match points"),
+    "marble_difference": _("Marble difference"),
+    "score_difference": _("Score difference"),
+    "buchholz": _("Buchholz"),
+    "median_buchholz": _("Median Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "head_to_head": _("Head-to-head"),
+    "opponents_match_win_pct": _("Opponents' match-win %"),
+    "opponents_match_win_percentage": _("Opponents' match-win %"),
+    "omw": _("Opponents' match-win %"),
+    "games_won": _("Games won"),
+    "score_for": _("Score for"),
+    "score_against": _("Score against"),
+}
+TIEBREAK_SHORT: dict[str, Any] = {
+    "match_points": _("Pts"),
+    "marble_difference": _("Diff"),
+    "score_difference": _("Diff"),
+    "buchholz": _("BH"),
+    "median_buchholz": _("MBH"),
+    "sonneborn_berger": _("SB"),
+    "head_to_head": _("H2H"),
+    "opponents_match_win_pct": _("OMW%"),
+    "opponents_match_win_percentage": _("OMW%"),
+    "omw": _("OMW%"),
+    "games_won": _("Won"),
+    "score_for": _("For"),
+    "score_against": _("Against"),
+}
+
+
+def tournament_profile(tournament: Tournament) -> GameProfile | None:
+    """The tournament's game profile, or None when its stored variant is no longer valid."""
+    try:
+        return profile_for(tournament.game, tournament.variant)
+    except ProfileError:
+        return None
+
+
+def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
+    """Public tournaments, plus the private ones the user organises."""
+    queryset = Tournament.objects.all()
+    if user is not None and user.is_authenticated:
+        if user.is_superuser:
+            return queryset
+        return queryset.filter(Q(is_public=True) | Q(organisers=user)).distinct()
+    return queryset.filter(is_public=True)
+
+
+@dataclass
+class SeatLine:
+    seat: Seat
+    entrant: Entrant
+    score: ResultScore | None = None
+    pending_score: ResultScore | None = None
+
+
+@dataclass
+class TableView:
+    table: Table
+    seats: list[SeatLine]
+    final: Result | None
+    pending: Result | None
+    history: list[Result] = field(default_factory=list)
+    is_mine: bool = False  # one of the viewing user's entrants sits here
+
+    @property
+    def entrant_ids(self) -> set[int]:
+        return {line.entrant.id for line in self.seats}
+
+    @property
+    def status(self) -> str:
+        if self.table.is_bye:
+            return "bye"
+        if self.final is not None:
+            return "final"
+        if self.pending is not None:
+            return "reported"
+        return "open"
+
+
+def _scores_by_entrant(result: Result | None) -> dict[int, ResultScore]:
+    if result is None:
+        return {}
+    return {score.entrant_id: score for score in result.scores.all()}
+
+
+def _table_queryset() -> QuerySet[Table]:
+    return Table.objects.select_related("round").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entrant").order_by("position")),
+        Prefetch("results", queryset=Result.objects.prefetch_related("scores").order_by("created_at", "id")),
+    )
+
+
+def table_views(tables: Iterable[Table]) -> list[TableView]:
+    """Tables (loaded with `_table_queryset`) as TableView rows."""
+    views = []
+    for table in tables:
+        results = list(table.results.all())
+        final = next((r for r in results if r.state in Result.FINAL_STATES), None)
+        pending = next((r for r in results if r.state == Result.State.REPORTED), None)
+        final_scores = _scores_by_entrant(final)
+        pending_scores = _scores_by_entrant(pending)
+        seats = [
+            SeatLine(
+                seat=seat,
+                entrant=seat.entrant,
+                score=final_scores.get(seat.entrant_id),
+                pending_score=pending_scores.get(seat.entrant_id),
+            )
+            for seat in table.seats.all()
+        ]
+        views.append(TableView(table=table, seats=seats, final=final, pending=pending, history=results))
+    return views
+
+
+def round_table_views(round_: Round) -> list[TableView]:
+    return table_views(_table_queryset().filter(round=round_).order_by("number"))
+
+
+def table_view(table: Table) -> TableView:
+    return table_views(_table_queryset().filter(pk=table.pk))[0]
+
+
+def rounds_with_tables(tournament: Tournament, *, include_drafts: bool) -> list[tuple[Round, list[TableView]]]:
+    rounds = tournament.rounds.order_by("number")
+    if not include_drafts:
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    rounds_list = list(rounds)
+    tables = _table_queryset().filter(round__in=rounds_list).order_by("round__number", "number")
+    by_round: dict[int, list[Table]] = {r.id: [] for r in rounds_list}
+    for table in tables:
+        by_round[table.round_id].append(table)
+    return [(r, table_views(by_round[r.id])) for r in rounds_list]
+
+
+def entrant_table_views(entrant: Entrant, *, include_drafts: bool) -> list[tuple[Round, TableView]]:
+    """Every table the entrant sits at, by round."""
+    tables = _table_queryset().select_related("round").filter(seats__entrant=entrant).order_by("round__number")
+    if not include_drafts:
+        tables = tables.exclude(round__status=Round.Status.DRAFT)
+    return [(view.table.round, view) for view in table_views(tables)]
+
+
+@dataclass
+class StandingsColumn:
+    code: str
+    label: Any
+    short: Any
+
+
+def standings_columns(tournament: Tournament, rows: list[StandingRow]) -> list[StandingsColumn]:
+    """The tiebreak order first, then any other value the rows carry."""
+    codes: list[str] = []
+    for code in ["match_points", *list(tournament.tiebreak_order or [])]:
+        if isinstance(code, str) and code not in codes:
+            codes.append(code)
+    for row in rows:
+        for code in row.values or {}:
+            if code not in codes:
+                codes.append(code)
+    present = {code for row in rows for code in (row.values or {})}
+    if rows:
+        codes = [code for code in codes if code in present]
+    return [
+        StandingsColumn(
+            code=code,
+            label=TIEBREAK_LABELS.get(code, code.replace("_", " ")),
+            short=TIEBREAK_SHORT.get(code, code.replace("_", " ")),
+        )
+        for code in codes
+    ]
+
+
+@dataclass
+class StandingsLine:
+    row: StandingRow
+    values: list[Any]
+
+
+def standings_lines(rows: list[StandingRow], columns: list[StandingsColumn]) -> list[StandingsLine]:
+    lines = []
+    for row in rows:
+        values = []
+        for column in columns:
+            value = (row.values or {}).get(column.code)
+            if isinstance(value, float):
+                value = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value)}"
+            values.append("" if value is None else value)
+        lines.append(StandingsLine(row=row, values=values))
+    return lines
+
+
+def standings_rows(tournament: Tournament) -> list[StandingRow]:
+    return list(tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name"))
+
+
+def entrant_ids_of_user(user: Any, tournament: Tournament) -> set[int]:
+    """Ids of the tournament's entrants the logged-in user plays in (to highlight their tables)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return set()
+    return set(
+        Entrant.objects.filter(tournament=tournament, members__player__user=user).values_list("id", flat=True)
+    )
+
+
+def mark_mine(views: Iterable[TableView], entrant_ids: set[int]) -> None:
+    """Flag the tables where one of `entrant_ids` sits."""
+    for view in views:
+        view.is_mine = bool(entrant_ids & view.entrant_ids)
