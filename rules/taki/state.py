@@ -347,8 +347,11 @@ class TakiState:
             if colour != self._run_color:
                 return f"The TAKI run goes on with every {self._run_color} card the seat holds."
             return None
-        if need == Need.FIRST and card == BREAKER and self._after_plus3:
-            return "After the +3 draws a breaker cannot open the turn: a breaker on a +3 answers it, before the draws."
+        if need == Need.FIRST and card in (BREAKER, KING) and self._after_plus3:
+            return (
+                f"After the +3 draws a {card} cannot open the turn: a turn that starts with it on a +3"
+                " answers the +3 before anyone draws."
+            )
         if need == Need.FIRST and self.plus2 > 0:
             if symbol not in ("plus2", KING):
                 return "Only a +2 or a King may be played on an active +2 stack."
