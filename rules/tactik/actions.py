@@ -12,7 +12,15 @@ from typing import Any, Literal
 
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child
-from rules.core.reader import check_keys, expect_bool, expect_list, expect_object, expect_seat, expect_str, malformed
+from rules.core.reader import (
+    check_keys,
+    expect_bool,
+    expect_list,
+    expect_object,
+    expect_seat,
+    expect_str,
+    malformed,
+)
 from rules.tactik.cards import DECK
 from rules.track.board import Board
 
@@ -71,7 +79,12 @@ def read_action(raw: Any, path: str, board: Board, *, seats: int, seat_required:
         pair = expect_list(obj["swap"], k_path)
         if len(pair) != 2:
             raise malformed(k_path, "`swap` names exactly two fields.")
-        return Action(seat, card, "swap", ((board.parse(pair[0], child(k_path, 0)), board.parse(pair[1], child(k_path, 1))),))
+        return Action(
+            seat,
+            card,
+            "swap",
+            ((board.parse(pair[0], child(k_path, 0)), board.parse(pair[1], child(k_path, 1))),),
+        )
     segments_raw = expect_list(obj["moves"], k_path)
     if not segments_raw:
         raise malformed(k_path, "`moves` needs at least one [from, to] segment.")

@@ -53,13 +53,17 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
         d_path = pointer("deals", i)
         deal = expect_object(raw, d_path)
         if state.winners is not None:
-            raise RecordError(ErrorCode.GAME_ALREADY_OVER, d_path, f"The game is over: seats {list(state.winners)} won.")
+            raise RecordError(
+                ErrorCode.GAME_ALREADY_OVER, d_path, f"The game is over: seats {list(state.winners)} won."
+            )
         if i == 0 and has_setup:
             check_keys(deal, d_path, required=("turns",), optional=("dealer",))
             if "dealer" in deal:
                 dealer = expect_seat(deal["dealer"], child(d_path, "dealer"), n)
                 if dealer != state.dealer:
-                    raise deck_mismatch(child(d_path, "dealer"), f"The setup names seat {state.dealer} as dealer.")
+                    raise deck_mismatch(
+                        child(d_path, "dealer"), f"The setup names seat {state.dealer} as dealer."
+                    )
         else:
             if i > 0 and state.to_move is not None:
                 raise RecordError(
@@ -68,7 +72,10 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
                     f"Deal {i - 1} stops while seat {state.to_move} still holds cards, and another deal follows.",
                 )
             check_keys(
-                deal, d_path, required=("dealer", "hands", "turns") if i == 0 else ("hands", "turns"), optional=("dealer", "exchange")
+                deal,
+                d_path,
+                required=("dealer", "hands", "turns") if i == 0 else ("hands", "turns"),
+                optional=("dealer", "exchange"),
             )
             _start_deal(state, deal, d_path, first=i == 0, cycle=cycle)
         turns = expect_list(deal["turns"], child(d_path, "turns"))
@@ -89,7 +96,9 @@ def _start_deal(state: State, deal: dict[str, Any], d_path: str, *, first: bool,
         if "dealer" in deal:
             given = expect_seat(deal["dealer"], child(d_path, "dealer"), n)
             if given != dealer:
-                raise deck_mismatch(child(d_path, "dealer"), f"The deal passes clockwise: seat {dealer} deals, not {given}.")
+                raise deck_mismatch(
+                    child(d_path, "dealer"), f"The deal passes clockwise: seat {dealer} deals, not {given}."
+                )
         deal_index = (state.deal_index + 1) % len(variant.deal_sizes)
     if deal_index == 0:
         cycle.clear()  # a fresh shuffle of the 48 cards
@@ -111,20 +120,28 @@ def read_hands(raw: Any, path: str, n: int, cycle: Counter[str]) -> list[list[st
         h_path = child(path, s)
         cards = parse_cards(item, h_path, DECK)
         if len(cards) != HAND_SIZE:
-            raise deck_mismatch(h_path, f"Seat {s} is dealt {len(cards)} cards; every deal gives {HAND_SIZE}.")
+            raise deck_mismatch(
+                h_path, f"Seat {s} is dealt {len(cards)} cards; every deal gives {HAND_SIZE}."
+            )
         for j, card in enumerate(cards):
             cycle[card] += 1
             if cycle[card] > COPIES:
-                raise deck_mismatch(child(h_path, j), f"A fifth {card!r} in one deck cycle (the deck holds {COPIES}).")
+                raise deck_mismatch(
+                    child(h_path, j), f"A fifth {card!r} in one deck cycle (the deck holds {COPIES})."
+                )
         hands.append(cards)
     return hands
 
 
-def read_exchange(deal: dict[str, Any], d_path: str, hands: list[list[str]], variant: Variant) -> list[list[str]]:
+def read_exchange(
+    deal: dict[str, Any], d_path: str, hands: list[list[str]], variant: Variant
+) -> list[list[str]]:
     """The compulsory blind exchange: each seat gives one card of its dealt hand to its partner."""
     e_path = child(d_path, "exchange")
     if "exchange" not in deal:
-        raise RecordError(ErrorCode.BAD_EXCHANGE, e_path, "The exchange between partners is compulsory after every deal.")
+        raise RecordError(
+            ErrorCode.BAD_EXCHANGE, e_path, "The exchange between partners is compulsory after every deal."
+        )
     items = expect_list(deal["exchange"], e_path)
     n = variant.seats
     if len(items) != n:
@@ -163,14 +180,18 @@ def read_setup(raw: Any, variant: Variant, cycle: Counter[str]) -> State:
             c_path = child(m_path, colour)
             positions = expect_list(tokens, c_path)
             if len(positions) > MARBLES_PER_COLOUR:
-                raise bad_setup(c_path, f"Colour {colour} has {MARBLES_PER_COLOUR} marbles, not {len(positions)}.")
+                raise bad_setup(
+                    c_path, f"Colour {colour} has only {MARBLES_PER_COLOUR} marbles, not {len(positions)}."
+                )
             for j, token in enumerate(positions):
                 p_path = child(c_path, j)
                 pos = board.parse(token, p_path)
                 if pos in at:
                     raise bad_setup(p_path, f"Two marbles on {board.token(pos)}.")
                 if board.is_home(pos) and board.home_owner(pos) != colour:
-                    raise bad_setup(p_path, f"A colour-{colour} marble cannot stand in base {board.home_owner(pos)}.")
+                    raise bad_setup(
+                        p_path, f"A colour-{colour} marble cannot stand in base {board.home_owner(pos)}."
+                    )
                 at[pos] = colour
     pieux: set[int] = set()
     if "fresh" in obj:
@@ -179,14 +200,18 @@ def read_setup(raw: Any, variant: Variant, cycle: Counter[str]) -> State:
             seat = expect_seat(item, child(f_path, j), n)
             start = board.start(seat)
             if at.get(start) != seat:
-                raise bad_setup(child(f_path, j), f"Seat {seat} has no marble on its start field {start} to be a pieu.")
+                raise bad_setup(
+                    child(f_path, j), f"Seat {seat} has no marble on its start field {start} to be a pieu."
+                )
             if start in pieux:
                 raise bad_setup(child(f_path, j), f"Seat {seat} is listed twice.")
             pieux.add(start)
     dealer = expect_seat(obj["dealer"], child(path, "dealer"), n)
     deal_index = 0
     if "deal_index" in obj:
-        deal_index = expect_int(obj["deal_index"], child(path, "deal_index"), lo=0, hi=len(variant.deal_sizes) - 1)
+        deal_index = expect_int(
+            obj["deal_index"], child(path, "deal_index"), lo=0, hi=len(variant.deal_sizes) - 1
+        )
     hands = _read_setup_hands(obj["hands"], child(path, "hands"), n, cycle)
     order = [(dealer + 1 + i) % n for i in range(n)]
     sizes = [len(hands[s]) for s in order]
@@ -203,7 +228,9 @@ def read_setup(raw: Any, variant: Variant, cycle: Counter[str]) -> State:
     if "to_move" in obj:
         given = expect_seat(obj["to_move"], child(path, "to_move"), n)
         if given != to_move:
-            raise bad_setup(child(path, "to_move"), f"With these hands seat {to_move} is to move, not seat {given}.")
+            raise bad_setup(
+                child(path, "to_move"), f"With these hands seat {to_move} is to move, not seat {given}."
+            )
     state = State(
         variant,
         marbles=Marbles(board, at),
@@ -233,6 +260,8 @@ def _read_setup_hands(raw: Any, path: str, n: int, cycle: Counter[str]) -> list[
         for j, card in enumerate(cards):
             cycle[card] += 1
             if cycle[card] > COPIES:
-                raise deck_mismatch(child(h_path, j), f"A fifth {card!r} in one deck cycle (the deck holds {COPIES}).")
+                raise deck_mismatch(
+                    child(h_path, j), f"A fifth {card!r} in one deck cycle (the deck holds {COPIES})."
+                )
         hands.append(cards)
     return hands

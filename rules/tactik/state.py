@@ -73,7 +73,9 @@ class Geometry:
         try:
             return self._targets[key]
         except KeyError:
-            found = self._targets[key] = self.board.targets(colour, frm, steps, backward=backward, branch=branch)
+            found = self._targets[key] = self.board.targets(
+                colour, frm, steps, backward=backward, branch=branch
+            )
             return found
 
 
@@ -84,7 +86,18 @@ def _illegal(path: str, message: str) -> RecordError:
 class State:
     """A position: marbles, pieux, hands, the dealer and whose turn it is."""
 
-    __slots__ = ("board", "dealer", "deal_index", "geo", "hands", "marbles", "pieux", "to_move", "variant", "winners")
+    __slots__ = (
+        "board",
+        "dealer",
+        "deal_index",
+        "geo",
+        "hands",
+        "marbles",
+        "pieux",
+        "to_move",
+        "variant",
+        "winners",
+    )
 
     def __init__(
         self,
@@ -162,12 +175,18 @@ class State:
     def apply(self, action: Action, path: str = "") -> None:
         """Check `action` against the rules and perform it; RecordError (at `path`) if it is not legal."""
         if self.winners is not None:
-            raise RecordError(ErrorCode.GAME_ALREADY_OVER, path, f"The game is over: seats {list(self.winners)} won.")
+            raise RecordError(
+                ErrorCode.GAME_ALREADY_OVER, path, f"The game is over: seats {list(self.winners)} won."
+            )
         if self.to_move is None:
-            raise RecordError(ErrorCode.WRONG_SEAT, path, "No seat is to act: every hand of this deal is played out.")
+            raise RecordError(
+                ErrorCode.WRONG_SEAT, path, "No seat is to act: every hand of this deal is played out."
+            )
         seat = action.seat
         if seat != self.to_move:
-            raise RecordError(ErrorCode.WRONG_SEAT, child(path, "seat"), f"Seat {self.to_move} is to act, not seat {seat}.")
+            raise RecordError(
+                ErrorCode.WRONG_SEAT, child(path, "seat"), f"Seat {self.to_move} is to act, not seat {seat}."
+            )
         hand = self.hands[seat]
         if action.card not in hand:
             raise RecordError(
@@ -344,7 +363,9 @@ class State:
                     raise _illegal(child(m_path, i), traced)
                 total += len(traced)
                 if total > SPLIT_STEPS:
-                    raise _illegal(child(m_path, i), f"The 7x1 moves 7 fields, and this segment makes {total}.")
+                    raise _illegal(
+                        child(m_path, i), f"The 7x1 moves 7 fields, and this segment makes {total}."
+                    )
                 self._move(work, work_pieux, frm, traced, True)
             if total != SPLIT_STEPS:
                 raise _illegal(m_path, f"The 7x1 must use all 7 fields, not {total}.")
@@ -408,7 +429,11 @@ class State:
         board = self.board
         ring = board.ring
         out: list[Action] = []
-        if card in ENTER_CARDS and self.on_board(colour) < MARBLES_PER_COLOUR and board.start(colour) not in pieux:
+        if (
+            card in ENTER_CARDS
+            and self.on_board(colour) < MARBLES_PER_COLOUR
+            and board.start(colour) not in pieux
+        ):
             out.append(Action(seat, card, "enter"))
             if first_only:
                 return out
@@ -426,7 +451,9 @@ class State:
                 if p >= ring:
                     continue
                 t = (p - BACKWARD_STEPS) % ring
-                if not isinstance(self._trace(at, pieux, colour, p, t, backward=True, steps=BACKWARD_STEPS), str):
+                if not isinstance(
+                    self._trace(at, pieux, colour, p, t, backward=True, steps=BACKWARD_STEPS), str
+                ):
                     out.append(Action(seat, card, "moves", ((p, t),)))
                     if first_only:
                         return out
@@ -454,7 +481,11 @@ class State:
         found: dict[tuple[frozenset[tuple[int, int]], frozenset[int]], Action] = {}
 
         def search(
-            at: dict[int, int], pieux: set[int], remaining: int, moved: frozenset[int], segs: tuple[tuple[int, int], ...]
+            at: dict[int, int],
+            pieux: set[int],
+            remaining: int,
+            moved: frozenset[int],
+            segs: tuple[tuple[int, int], ...],
         ) -> bool:
             movable = [p for p, c in at.items() if c == colour and p not in moved]
             for p in movable:
