@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
+from contextvars import ContextVar
 
 from django.db import transaction
 from django.db.models import F
@@ -10,6 +13,24 @@ from django.db.models import F
 from tournaments.models import Result, Round, Tournament
 
 logger = logging.getLogger(__name__)
+
+# When set, standings tasks are collected instead of enqueued (bulk work recomputes once at the end).
+_deferred: ContextVar[set[int] | None] = ContextVar("standings_deferred", default=None)
+
+
+@contextlib.contextmanager
+def standings_deferred(*, enqueue_at_exit: bool = True) -> Iterator[set[int]]:
+    """Collect the standings recomputations requested inside the block; enqueue each tournament once
+    at the end (or not at all with enqueue_at_exit=False, when the caller recomputes itself)."""
+    collected: set[int] = set()
+    token = _deferred.set(collected)
+    try:
+        yield collected
+    finally:
+        _deferred.reset(token)
+    if enqueue_at_exit:
+        for tournament_id in sorted(collected):
+            _enqueue_standings(tournament_id)
 
 
 def result_finalised(*, tournament: Tournament, round_: Round) -> None:
@@ -27,6 +48,10 @@ def result_finalised(*, tournament: Tournament, round_: Round) -> None:
 
 
 def _enqueue_standings(tournament_id: int) -> None:
+    deferred = _deferred.get()
+    if deferred is not None:
+        deferred.add(tournament_id)
+        return
     from tournaments.tasks import standings_recompute
 
     try:
