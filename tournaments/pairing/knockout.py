@@ -2,7 +2,8 @@
 
 The bracket is a tree: the final is one table of N; each table of a later round is fed by
 b = N / K tables of the round before, each sending its top K. Seeds are dealt down the tree in a
-serpentine (1, 2, ..., b, b, ..., 2, 1, 1, 2, ...), which for tables of 2 gives the standard draw
+serpentine (1, 2, ..., b, b, ..., 2, 1, ...; the last lap, the weakest seeds, running back towards
+seed 1), which for tables of 2 gives the standard draw
 1 v 16, 8 v 9, 4 v 13, 5 v 12, ... and keeps the top seeds apart until the last rounds. When the
 field is smaller than the bracket the missing seeds are the highest numbers, so the byes fall to the
 top seeds: a first-round table with no more than K entrants is not played and all of them advance.
@@ -150,9 +151,12 @@ def _deal(seeds: list[int], feeders: int, rounds: int, size: int) -> list[list[i
     if rounds == 1:
         return [seeds]
     groups: list[list[int]] = [[] for _ in range(feeders)]
+    laps = len(seeds) // feeders
     for index, seed in enumerate(seeds):
         lap, offset = divmod(index, feeders)
-        groups[offset if lap % 2 == 0 else feeders - 1 - offset].append(seed)
+        backwards = lap % 2 == 1 or lap == laps - 1  # the last lap (the weakest seeds) runs back to seed 1
+        groups[feeders - 1 - offset if backwards else offset].append(seed)
+    groups.sort(key=min)
     return [leaf for group in groups for leaf in _deal(group, feeders, rounds - 1, size)]
 
 
