@@ -37,7 +37,7 @@ from tournaments.services.entrants import (
 )
 from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
 from tournaments.services.tournaments import tournament_create
-from tournaments.views.page_data import round_table_views, tournament_profile
+from tournaments.views.page_data import export_links, round_table_views, tournament_profile
 
 
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -62,7 +62,7 @@ def _report_error(request: HttpRequest, error: TournamentError) -> None:
 def tournament_create_view(request: HttpRequest) -> HttpResponse:
     if not permissions.can_create_tournament(request.user):
         raise PermissionDenied
-    form = TournamentCreateForm(request.POST or None)
+    form = TournamentCreateForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = tournament_create(actor=request.user, **form.service_arguments())
@@ -114,6 +114,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "conflicts": _conflicts(tournament),
             "entrant_form": EntrantForm(profile=profile, group_count=tournament.group_count) if profile else None,
             "import_form": EntrantImportForm(),
+            "export_links": export_links(tournament),
             "audit": AuditLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")[:15],
         },
     )
@@ -126,7 +127,7 @@ def entrant_add(request: HttpRequest, slug: str) -> HttpResponse:
     if profile is None:
         messages.error(request, _("This tournament's game settings are invalid."))
         return redirect(_manage_url(tournament))
-    form = EntrantForm(request.POST or None, profile=profile, group_count=tournament.group_count)
+    form = EntrantForm(request.POST if request.method == "POST" else None, profile=profile, group_count=tournament.group_count)
     if request.method == "POST" and form.is_valid():
         try:
             entrant = entrant_register(actor=request.user, tournament=tournament, **form.service_arguments())
@@ -143,7 +144,7 @@ def entrant_add(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
-    form = EntrantImportForm(request.POST or None, request.FILES or None)
+    form = EntrantImportForm(request.POST if request.method == "POST" else None, request.FILES or None)
     row_errors: list[dict[str, Any]] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -176,18 +177,23 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
     if action not in ENTRANT_ACTIONS:
         raise Http404("Unknown action.")
     service, done = ENTRANT_ACTIONS[action]
+    error_message = ""
     try:
         entrant = service(actor=request.user, entrant=entrant)
     except TournamentError as error:
-        _report_error(request, error)
-    else:
-        messages.success(request, str(done) % {"name": entrant.name})
+        error_message = error.message
     if request.htmx:  # type: ignore[attr-defined]
+        # The row is swapped in place; its message is shown in the row, not queued for the next page.
         entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
         return render(
             request, "tournaments/manage/entrant_row.html",
-            {"tournament": tournament, "entrant": entrant, "profile": tournament_profile(tournament)},
+            {"tournament": tournament, "entrant": entrant, "profile": tournament_profile(tournament),
+             "row_error": error_message},
         )
+    if error_message:
+        messages.error(request, error_message)
+    else:
+        messages.success(request, str(done) % {"name": entrant.name})
     return redirect(_manage_url(tournament, "entrants"))
 
 

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
@@ -57,14 +58,15 @@ def tournament_profile(tournament: Tournament) -> GameProfile | None:
         return None
 
 
-def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
-    """Public tournaments, plus the private ones the user organises."""
-    queryset = Tournament.objects.all()
-    if user is not None and user.is_authenticated:
-        if user.is_superuser:
-            return queryset
-        return queryset.filter(Q(is_public=True) | Q(organisers=user)).distinct()
-    return queryset.filter(is_public=True)
+def export_links(tournament: Tournament) -> list[tuple[Any, str]]:
+    """The CSV downloads of a tournament (served by tournaments.exports under /api/)."""
+    labels = {
+        "entrants": _("Entrants"),
+        "pairings": _("Pairings"),
+        "results": _("Results"),
+        "standings": _("Standings"),
+    }
+    return [(label, reverse("api-export", args=[tournament.slug, kind])) for kind, label in labels.items()]
 
 
 @dataclass

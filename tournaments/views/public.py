@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from tournaments import permissions
 from tournaments.models import Entrant, Round, Tournament
+from tournaments.selectors import tournaments_visible_to
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
+    export_links,
     mark_mine,
     round_table_views,
     rounds_with_tables,
@@ -20,7 +23,6 @@ from tournaments.views.page_data import (
     standings_lines,
     standings_rows,
     tournament_profile,
-    tournaments_visible_to,
 )
 
 
@@ -62,6 +64,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_stale": tournament.standings_version < tournament.results_version,
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
+            "export_links": export_links(tournament),
         },
     )
 
@@ -124,6 +127,7 @@ def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": round_,
             "tables": tables,
             "seat_numbers": range(1, max_seats + 1),
+            "pairings_csv": reverse("api-export", args=[tournament.slug, "pairings"]) + f"?round={round_.number}",
         },
     )
 
