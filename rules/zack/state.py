@@ -306,6 +306,8 @@ class ZackState:
                 child(path, "color"),
                 f"Seat {ev.seat} holds no {ev.color} challenge card.",
             )
+        if ev.accused == ev.seat:
+            raise RecordError(ErrorCode.ILLEGAL_MOVE, child(path, "accused"), "A challenge accuses another player.")
         holder = self.holder(ev.color)
         accused = holder if ev.accused is None else ev.accused
         if ev.reason == SLOW:
