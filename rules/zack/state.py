@@ -307,7 +307,9 @@ class ZackState:
                 f"Seat {ev.seat} holds no {ev.color} challenge card.",
             )
         if ev.accused == ev.seat:
-            raise RecordError(ErrorCode.ILLEGAL_MOVE, child(path, "accused"), "A challenge accuses another player.")
+            raise RecordError(
+                ErrorCode.ILLEGAL_MOVE, child(path, "accused"), "A challenge accuses another player."
+            )
         holder = self.holder(ev.color)
         accused = holder if ev.accused is None else ev.accused
         if ev.reason == SLOW:
