@@ -84,6 +84,9 @@ def parse_play(raw: Any, path: str, deck: dict[str, int], *, top: bool) -> Play:
     """Read an action object (a turn, or a nested ``then``); malformed / unknown_card on bad input."""
     obj = expect_object(raw, path)
     present = [key for key in ACTION_KEYS if key in obj]
+    if not present and obj.get("card") in ("narr", "teufel") and "then" not in obj:
+        check_keys(obj, path, required=("seat", "card") if top else ("card",), optional=("as", "seat"))
+        raise RecordError(ErrorCode.MISSING_ACTION, path, f"The {obj['card']} needs its follow-up `then`.")
     if len(present) != 1:
         check_keys(
             obj, path, required=("seat", "card") if top else ("card",), optional=(*ACTION_KEYS, "as", "seat")

@@ -124,7 +124,13 @@ class TacState:
             self.dealer,
             self.deal_index,
             tuple(
-                (None if e.snapshot is None else (tuple(e.snapshot[0]), tuple(e.snapshot[1]), tuple(e.snapshot[2])), e.fn, e.discarded)
+                (
+                    None
+                    if e.snapshot is None
+                    else (tuple(e.snapshot[0]), tuple(e.snapshot[1]), tuple(e.snapshot[2])),
+                    e.fn,
+                    e.discarded,
+                )
                 for e in self.history
             ),
             self.skipped,
