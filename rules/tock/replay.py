@@ -209,7 +209,7 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
     for i, raw_deal in enumerate(deals):
         dpath = child("/deals", i)
         deal = expect_object(raw_deal, dpath)
-        if state.winners is not None:
+        if state.winners is not None and not (i == 0 and has_setup):
             raise RecordError(ErrorCode.GAME_ALREADY_OVER, dpath, "The game is already over.")
         if i == 0 and has_setup:
             check_keys(deal, dpath, required=("turns",))
