@@ -26,6 +26,7 @@ from rules.track.board import Board
 
 Kind = Literal["enter", "moves", "swap", "discard"]
 ACTION_KEYS: tuple[Kind, ...] = ("enter", "moves", "swap", "discard")
+_PLAIN_KEYS = frozenset({"seat", "card", *ACTION_KEYS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +57,11 @@ def read_card(raw: Any, path: str) -> str:
     return card
 
 
-def read_action(raw: Any, path: str, board: Board, *, seats: int, seat_required: bool = True) -> Action:
-    """Read one turn object; the seat is required unless the caller supplies it (never in Tac-Tik turns)."""
+def read_action(raw: Any, path: str, board: Board, *, seats: int) -> Action:
+    """Read one turn object (Tac-Tik has no nested actions, so `seat` is always required)."""
     obj = expect_object(raw, path)
-    check_keys(obj, path, required=("seat", "card") if seat_required else ("card",), optional=ACTION_KEYS)
+    if not (obj.keys() <= _PLAIN_KEYS and "seat" in obj and "card" in obj):  # the usual case skips this
+        check_keys(obj, path, required=("seat", "card"), optional=ACTION_KEYS)
     present = [key for key in ACTION_KEYS if key in obj]
     if len(present) != 1:
         raise malformed(
@@ -67,10 +69,10 @@ def read_action(raw: Any, path: str, board: Board, *, seats: int, seat_required:
             "An action needs exactly one of enter, moves, swap, discard"
             + (f"; found {', '.join(present)}." if present else "."),
         )
-    seat = expect_seat(obj["seat"], child(path, "seat"), seats)
-    card = read_card(obj["card"], child(path, "card"))
+    seat = expect_seat(obj["seat"], path + "/seat", seats)
+    card = read_card(obj["card"], path + "/card")
     kind = present[0]
-    k_path = child(path, kind)
+    k_path = f"{path}/{kind}"  # constant keys: nothing to escape
     if kind in ("enter", "discard"):
         if not expect_bool(obj[kind], k_path):
             raise malformed(k_path, f"`{kind}` is written as true.")
@@ -90,9 +92,9 @@ def read_action(raw: Any, path: str, board: Board, *, seats: int, seat_required:
         raise malformed(k_path, "`moves` needs at least one [from, to] segment.")
     segments: list[tuple[int, int]] = []
     for i, seg in enumerate(segments_raw):
-        s_path = child(k_path, i)
+        s_path = f"{k_path}/{i}"
         pair = expect_list(seg, s_path)
         if len(pair) != 2:
             raise malformed(s_path, "A segment is [from, to].")
-        segments.append((board.parse(pair[0], child(s_path, 0)), board.parse(pair[1], child(s_path, 1))))
+        segments.append((board.parse(pair[0], s_path + "/0"), board.parse(pair[1], s_path + "/1")))
     return Action(seat, card, "moves", tuple(segments))

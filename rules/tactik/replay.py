@@ -78,9 +78,10 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
                 optional=("dealer", "exchange"),
             )
             _start_deal(state, deal, d_path, first=i == 0, cycle=cycle)
-        turns = expect_list(deal["turns"], child(d_path, "turns"))
+        turns_path = d_path + "/turns"
+        turns = expect_list(deal["turns"], turns_path)
         for j, raw_turn in enumerate(turns):
-            t_path = child(d_path, "turns", j)
+            t_path = f"{turns_path}/{j}"  # integers and constant keys: nothing to escape
             state.apply(read_action(raw_turn, t_path, board, seats=n), t_path)
     return ReplayOutcome(finished=state.winners is not None, result=state.outcome())
 

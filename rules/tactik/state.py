@@ -185,12 +185,12 @@ class State:
         seat = action.seat
         if seat != self.to_move:
             raise RecordError(
-                ErrorCode.WRONG_SEAT, child(path, "seat"), f"Seat {self.to_move} is to act, not seat {seat}."
+                ErrorCode.WRONG_SEAT, path + "/seat", f"Seat {self.to_move} is to act, not seat {seat}."
             )
         hand = self.hands[seat]
         if action.card not in hand:
             raise RecordError(
-                ErrorCode.CARD_NOT_IN_HAND, child(path, "card"), f"Seat {seat} does not hold {action.card!r}."
+                ErrorCode.CARD_NOT_IN_HAND, path + "/card", f"Seat {seat} does not hold {action.card!r}."
             )
         colour = self.colour_for(seat)
         if action.kind == "discard":
@@ -229,8 +229,10 @@ class State:
         return seat
 
     def home_count(self, colour: int) -> int:
-        ring = self.board.ring
-        return sum(1 for p, c in self.marbles.at.items() if c == colour and p >= ring)
+        """Marbles in the colour's base (a base only ever holds its own colour)."""
+        at = self.marbles.at
+        first = self.board.home(colour, 1)
+        return sum(1 for p in range(first, first + self.board.home_slots) if p in at)
 
     def on_board(self, colour: int) -> int:
         return sum(1 for c in self.marbles.at.values() if c == colour)
@@ -328,7 +330,7 @@ class State:
         at = self.marbles.at
         pieux = self.pieux
         if action.kind == "enter":
-            k_path = child(path, "enter")
+            k_path = path + "/enter"
             if card not in ENTER_CARDS:
                 raise _illegal(k_path, f"{card!r} cannot start a marble; only 1 and 10 can.")
             if self.on_board(colour) == MARBLES_PER_COLOUR:
@@ -340,7 +342,7 @@ class State:
             pieux.add(start)
             return
         if action.kind == "swap":
-            k_path = child(path, "swap")
+            k_path = path + "/swap"
             if card != PERMUTER:
                 raise _illegal(k_path, f"{card!r} cannot swap marbles; only the permuter can.")
             a, b = action.segments[0]
@@ -351,7 +353,7 @@ class State:
             pieux.discard(a)
             pieux.discard(b)
             return
-        m_path = child(path, "moves")
+        m_path = path + "/moves"
         segments = action.segments
         if card == SPLIT:
             work = dict(at)
