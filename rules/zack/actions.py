@@ -86,10 +86,12 @@ class PlayerCard:
 Event = Throw | Challenge | PlayerCard
 
 
-def _card_token(value: Any, path: str) -> str:
+def _card_token(value: Any, path: str, tokens: frozenset[str]) -> str:
     token = expect_str(value, path)
     if token not in ALL_TOKENS:
         raise RecordError(ErrorCode.UNKNOWN_CARD, path, f"{token!r} is not a ZACK! card.")
+    if token not in tokens:
+        raise RecordError(ErrorCode.UNKNOWN_CARD, path, f"{token!r} is not in this variant's deck.")
     return token
 
 
@@ -101,17 +103,23 @@ def _check_time(obj: Mapping[str, Any], path: str) -> None:
             raise malformed(child(path, "t"), "`t` must be a number of milliseconds.")
 
 
-def _after(obj: Mapping[str, Any], path: str, n_seats: int) -> tuple[Event, ...] | None:
+def _after(
+    obj: Mapping[str, Any], path: str, n_seats: int, tokens: frozenset[str]
+) -> tuple[Event, ...] | None:
     if "after" not in obj:
         return None
     items = expect_list(obj["after"], child(path, "after"))
     return tuple(
-        parse_event(item, child(path, "after", j), n_seats, nested=True) for j, item in enumerate(items)
+        parse_event(item, child(path, "after", j), n_seats, tokens, nested=True)
+        for j, item in enumerate(items)
     )
 
 
-def parse_event(raw: Any, path: str, n_seats: int, *, nested: bool = False) -> Event:
-    """Read one event; schema problems are `malformed`, unknown card or colour tokens `unknown_card`."""
+def parse_event(
+    raw: Any, path: str, n_seats: int, tokens: frozenset[str] = ALL_TOKENS, *, nested: bool = False
+) -> Event:
+    """Read one event; schema problems are `malformed`, card tokens outside `tokens` (the variant's
+    cards) and unknown colours `unknown_card`."""
     obj = expect_object(raw, path)
     kind = obj.get("event")
     if kind not in EVENT_KINDS:
@@ -133,9 +141,9 @@ def parse_event(raw: Any, path: str, n_seats: int, *, nested: bool = False) -> E
     seat = expect_seat(obj["seat"], child(path, "seat"), n_seats)
     _check_time(obj, path)
     if kind == THROW:
-        card = _card_token(obj["card"], child(path, "card")) if "card" in obj else None
+        card = _card_token(obj["card"], child(path, "card"), tokens) if "card" in obj else None
         choose = expect_str(obj["choose"], child(path, "choose")) if "choose" in obj else None
-        return Throw(seat=seat, card=card, after=_after(obj, path, n_seats), choose=choose)
+        return Throw(seat=seat, card=card, after=_after(obj, path, n_seats, tokens), choose=choose)
     if kind == CHALLENGE:
         color = expect_str(obj["color"], child(path, "color"))
         if color not in COLOURS:
@@ -148,10 +156,10 @@ def parse_event(raw: Any, path: str, n_seats: int, *, nested: bool = False) -> E
                 child(path, "reason"), f"Unknown reason {reason!r}; expected slow or out_of_turn."
             )
         accused = expect_seat(obj["accused"], child(path, "accused"), n_seats) if "accused" in obj else None
-        after = _after(obj, path, n_seats)
+        after = _after(obj, path, n_seats, tokens)
         order: tuple[str, ...] | None = None
         if "order" in obj:
             items = expect_list(obj["order"], child(path, "order"))
-            order = tuple(_card_token(item, child(path, "order", k)) for k, item in enumerate(items))
+            order = tuple(_card_token(item, child(path, "order", k), tokens) for k, item in enumerate(items))
         return Challenge(seat=seat, color=color, reason=reason, accused=accused, after=after, order=order)
     return PlayerCard(seat=seat)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
@@ -29,7 +30,7 @@ class ZackVariant:
     again_back: bool = True
     deck: Mapping[str, int] | None = None
 
-    @property
+    @cached_property
     def tokens(self) -> frozenset[str]:
         """Every card token this variant's stacks may hold."""
         return variant_tokens(self.colours, again_back=self.again_back, stop_cards=self.stop_cards)

@@ -156,11 +156,12 @@ def state_from_deal(deal: Mapping[str, Any], path: str, variant: ZackVariant) ->
 
 def replay_events(state: ZackState, events: Sequence[Any], path: str) -> None:
     """Apply each event in bowl order; the first error stops the replay."""
+    tokens = state.variant.tokens
     for k, raw in enumerate(events):
         e_path = child(path, k)
         if state.winner is not None:
             raise RecordError(ErrorCode.GAME_ALREADY_OVER, e_path, f"Seat {state.winner} has already won.")
-        state.apply(parse_event(raw, e_path, state.n), e_path)
+        state.apply(parse_event(raw, e_path, state.n, tokens), e_path)
 
 
 def replay_document(doc: Mapping[str, Any]) -> tuple[ZackState | None, ReplayOutcome]:
