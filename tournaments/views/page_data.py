@@ -21,32 +21,22 @@ from tournaments.profiles import GameProfile, ProfileError, profile_for
 TIEBREAK_LABELS: dict[str, Any] = {
     "match_points": _("Match points"),
     "marble_difference": _("Marble difference"),
-    "score_difference": _("Score difference"),
     "buchholz": _("Buchholz"),
     "median_buchholz": _("Median Buchholz"),
     "sonneborn_berger": _("Sonneborn-Berger"),
     "head_to_head": _("Head-to-head"),
     "opponents_match_win_pct": _("Opponents' match-win %"),
-    "opponents_match_win_percentage": _("Opponents' match-win %"),
-    "omw": _("Opponents' match-win %"),
     "games_won": _("Games won"),
-    "score_for": _("Score for"),
-    "score_against": _("Score against"),
 }
 TIEBREAK_SHORT: dict[str, Any] = {
     "match_points": _("Pts"),
     "marble_difference": _("Diff"),
-    "score_difference": _("Diff"),
     "buchholz": _("BH"),
     "median_buchholz": _("MBH"),
     "sonneborn_berger": _("SB"),
     "head_to_head": _("H2H"),
     "opponents_match_win_pct": _("OMW%"),
-    "opponents_match_win_percentage": _("OMW%"),
-    "omw": _("OMW%"),
     "games_won": _("Won"),
-    "score_for": _("For"),
-    "score_against": _("Against"),
 }
 
 

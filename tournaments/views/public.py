@@ -151,6 +151,7 @@ def entrant_detail(request: HttpRequest, slug: str, entrant_id: int) -> HttpResp
         {
             "tournament": tournament,
             "entrant": entrant,
+            "profile": tournament_profile(tournament),
             "games": games,
             "columns": columns,
             "standing": standing_line,
