@@ -7,7 +7,7 @@ from typing import Any, Final, NamedTuple
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child
 from rules.core.reader import check_keys, expect_list, expect_object, expect_seat
-from rules.tock.cards import parse_card
+from rules.tock.cards import STEPS, SWAP_CARD, parse_card
 from rules.track.board import Board
 
 ENTER: Final = "enter"
@@ -37,19 +37,29 @@ class TockAction(NamedTuple):
         return out
 
 
+def _position(token: Any, path: str, k: int, board: Board) -> int:
+    if type(token) is int and 0 <= token < board.ring:  # the common case, without building a pointer
+        return token
+    return board.parse(token, child(path, k))
+
+
 def _pair(raw: Any, path: str, board: Board) -> tuple[int, int]:
     items = expect_list(raw, path)
     if len(items) != 2:
         raise RecordError(ErrorCode.MALFORMED, path, f"Expected a pair [from, to], found {len(items)} items.")
-    return board.parse(items[0], child(path, 0)), board.parse(items[1], child(path, 1))
+    return _position(items[0], path, 0, board), _position(items[1], path, 1, board)
 
 
 def parse_action(raw: Any, path: str, board: Board) -> TockAction:
     """Read one turn object; schema problems are `malformed`, unknown card tokens `unknown_card`."""
     obj = expect_object(raw, path)
     check_keys(obj, path, required=("seat", "card"), optional=ACTION_KEYS)
-    seat = expect_seat(obj["seat"], child(path, "seat"), board.seats)
-    card = parse_card(obj["card"], child(path, "card"))
+    seat = obj["seat"]
+    if type(seat) is not int or not 0 <= seat < board.seats:
+        seat = expect_seat(seat, child(path, "seat"), board.seats)
+    card = obj["card"]
+    if type(card) is not str or (card not in STEPS and card != SWAP_CARD):
+        card = parse_card(card, child(path, "card"))
     present = [key for key in ACTION_KEYS if key in obj]
     if len(present) != 1:
         raise RecordError(
@@ -60,7 +70,7 @@ def parse_action(raw: Any, path: str, board: Board) -> TockAction:
         )
     kind = present[0]
     value = obj[kind]
-    vpath = child(path, kind)
+    vpath = f"{path}/{kind}"
     if kind in (ENTER, DISCARD):
         if value is not True:
             raise RecordError(ErrorCode.MALFORMED, vpath, f"`{kind}` must be true.")
@@ -71,5 +81,5 @@ def parse_action(raw: Any, path: str, board: Board) -> TockAction:
     if not segments:
         raise RecordError(ErrorCode.MALFORMED, vpath, "`moves` needs at least one segment.")
     return TockAction(
-        seat, card, MOVES, tuple(_pair(s, child(vpath, i), board) for i, s in enumerate(segments))
+        seat, card, MOVES, tuple(_pair(s, f"{vpath}/{i}", board) for i, s in enumerate(segments))
     )

@@ -28,7 +28,7 @@ def _read_cards(raw: Any, path: str, counts: dict[str, int]) -> list[str]:
     """A list of card tokens, counted into the running deck cycle (a 5th copy is deck_mismatch)."""
     cards: list[str] = []
     for j, item in enumerate(expect_list(raw, path)):
-        cpath = child(path, j)
+        cpath = f"{path}/{j}"
         card = parse_card(item, cpath)
         counts[card] = counts.get(card, 0) + 1
         if counts[card] > COPIES:
@@ -250,7 +250,7 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
             state.begin_deal(dealer, deal_index, hands)
         tpath_base = child(dpath, "turns")
         for j, raw_turn in enumerate(expect_list(deal["turns"], tpath_base)):
-            tpath = child(tpath_base, j)
+            tpath = f"{tpath_base}/{j}"
             if state.winners is not None:
                 raise RecordError(ErrorCode.GAME_ALREADY_OVER, tpath, "The game is already over.")
             state.apply(parse_action(raw_turn, tpath, board), tpath)

@@ -286,13 +286,22 @@ class TockState:
         prefix: tuple[tuple[int, int], ...],
         out: list[tuple[tuple[int, int], ...]],
         first_only: bool,
+        rng: random.Random | None = None,
     ) -> bool:
-        """Every way to spend `remaining` steps, each marble moving at most once (in any order)."""
+        """Every way to spend `remaining` steps, each marble moving at most once (in any order).
+
+        With `rng` the marbles and step counts are tried in random order (random play takes the first).
+        """
         board = self.board
         ring = self.ring
-        for frm in [p for p, c in at.items() if c == colour and p not in moved]:
+        marbles = [p for p, c in at.items() if c == colour and p not in moved]
+        step_counts = list(range(remaining, 0, -1))
+        if rng is not None:
+            rng.shuffle(marbles)
+            rng.shuffle(step_counts)
+        for frm in marbles:
             fresh = frm < ring and colour in prot and frm == self.starts[colour]
-            for steps in range(remaining, 0, -1):
+            for steps in step_counts:
                 for to in board.targets(colour, frm, steps, branch=not fresh):
                     path = self._segment(at, prot, colour, frm, to, False, True)
                     if isinstance(path, str):
@@ -308,7 +317,7 @@ class TockState:
                     self._move(at2, prot2, frm, path, True)
                     moved2 = frozenset([m for m in moved if at2.get(m) == colour] + [to])
                     if self._seven_split(
-                        at2, prot2, colour, remaining - steps, moved2, segs, out, first_only
+                        at2, prot2, colour, remaining - steps, moved2, segs, out, first_only, rng
                     ):
                         return True
         return False
@@ -377,6 +386,23 @@ class TockState:
             cards = list(dict.fromkeys(hand))
             rng.shuffle(cards)
             for card in cards:
+                if card == SEVEN and self.variant.seven == "split":
+                    # a random depth-first search: enumerating every split of the 7 is the slow part
+                    found: list[tuple[tuple[int, int], ...]] = []
+                    self._seven_split(
+                        self.marbles.at,
+                        self.protected,
+                        colour,
+                        SEVEN_STEPS,
+                        frozenset(),
+                        (),
+                        found,
+                        True,
+                        rng,
+                    )
+                    if found:
+                        return TockAction(seat, card, MOVES, found[0])
+                    continue
                 actions = self.card_actions(seat, colour, card)
                 if actions:
                     return rng.choice(actions)
@@ -461,7 +487,7 @@ class TockState:
         backward = card == BACK_CARD
         total = 0
         for i, (frm, to) in enumerate(segments):
-            spath = child(path, MOVES, i)
+            spath = f"{path}/{MOVES}/{i}"  # MOVES and i need no JSON Pointer escaping
             result = self._segment(at, prot, colour, frm, to, backward, seven)
             if isinstance(result, str):
                 raise RecordError(ErrorCode.ILLEGAL_MOVE, spath, result)
