@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rules.tac.actions import DISCARD, Play, play_to_json
@@ -38,7 +39,10 @@ def _players(cfg: TacConfig) -> list[dict[str, Any]]:
     return [{"name": f"Player {s}", "seats": [s]} for s in cfg.active]
 
 
-def random_game(variant: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def random_game(
+    variant: dict[str, Any], rng: random.Random, observer: Callable[[TacState], None] | None = None
+) -> dict[str, Any]:
+    """One complete random game as a record; `observer` sees the state before every turn (tests)."""
     cfg = parse_variant(variant)
     state = TacState(cfg)
     dealer = rng.choice(cfg.active)
@@ -79,6 +83,8 @@ def random_game(variant: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         turns: list[dict[str, Any]] = []
         while state.to_move is not None and not state.over:
             seat = state.to_move
+            if observer is not None:
+                observer(state)
             play = choose_play(state, rng)
             turns.append(play_to_json(play, seat))
             state.play_turn(seat, play, "")
