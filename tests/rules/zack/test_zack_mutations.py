@@ -153,3 +153,31 @@ def test_event_after_the_end(seed: int) -> None:
     events = doc["deals"][0]["events"]
     events.append(copy.deepcopy(events[0]))
     _expect(doc, "game_already_over", f"{EVENTS}/{len(events) - 1}")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_challenge_with_own_colour(seed: int) -> None:
+    record = _record(seed)
+    before = _states_before(record)
+    events = record["deals"][0]["events"]
+    challenges = [k for k, e in enumerate(events) if e["event"] == "challenge"]
+    if not challenges:
+        pytest.skip("no challenge in this game")
+    k = challenges[-1]
+    doc = copy.deepcopy(record)
+    event = doc["deals"][0]["events"][k]
+    event["color"] = before[k].colours[event["seat"]]
+    _expect(doc, "illegal_move", f"{EVENTS}/{k}/color")
+
+
+@pytest.mark.parametrize("seed", [s for s in SEEDS if s % 2 == 0])
+def test_choose_a_colour_out_of_play(seed: int) -> None:
+    record = _record(seed)
+    events = record["deals"][0]["events"]
+    chosen = [k for k, e in enumerate(events) if "choose" in e]
+    if not chosen:
+        pytest.skip("no Farbe wählen in this game")
+    k = chosen[0]
+    doc = copy.deepcopy(record)
+    doc["deals"][0]["events"][k]["choose"] = "violet" if doc["variant"]["seats"] < 6 else "pink"
+    _expect(doc, "illegal_move", f"{EVENTS}/{k}/choose")
