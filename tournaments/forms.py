@@ -24,8 +24,19 @@ def profile_key(profile: GameProfile) -> str:
     return f"{profile.game}:{json.dumps(dict(profile.variant), sort_keys=True, separators=(',', ':'))}"
 
 
+def profile_label(profile: GameProfile) -> str:
+    """The profile's name and its table, e.g. "TAC — 2 teams of 2 per table"."""
+    if profile.players_per_entrant > 1:
+        table = _("%(teams)d teams of %(players)d per table") % {
+            "teams": profile.entrants_per_table, "players": profile.players_per_entrant,
+        }
+    else:
+        table = _("%(players)d players per table") % {"players": profile.entrants_per_table}
+    return f"{profile.label} — {table}"
+
+
 def profile_choices() -> list[tuple[str, str]]:
-    return [(profile_key(p), f"{p.label} — {p.description}") for p in all_profiles()]
+    return [(profile_key(p), profile_label(p)) for p in all_profiles()]
 
 
 def add_service_error(form: forms.Form, error: TournamentError, field: str | None = None) -> None:
