@@ -529,6 +529,44 @@ def build_positions() -> None:
         hands=[["3"], ["2"], ["3"], ["5"]],
         turns=[t(0, "3", moves=[["H0:2", 1]])],
     )
+    position(
+        "base_entry_optional",
+        Q_BASE + " (entering is a choice: the 3 may also carry the marble past its base)",
+        VALID_PARTIAL,
+        marbles=[[62], [], [], []],
+        hands=[["3"], ["2"], ["3"], ["5"]],
+        turns=[t(0, "3", moves=[[62, 1]])],
+    )
+    position(
+        "base_entry_not_deepest",
+        Q_DEEP + " (read as a consequence of no passing in the base, not as a duty to stop deepest)",
+        VALID_PARTIAL,
+        marbles=[[63], [], [], []],
+        hands=[["2"], ["2"], ["3"], ["5"]],
+        turns=[t(0, "2", moves=[[63, "H0:1"]])],
+    )
+    position(
+        "back4_pieu_captures_behind",
+        Q_BACK + " (un pion ou un pieu)",
+        VALID_PARTIAL,
+        marbles=[[0], [], [], [60]],
+        fresh=[0],
+        hands=[["-4"], ["2"], ["3"], ["5"]],
+        turns=[t(0, "-4", moves=[[0, 60]])],
+    )
+    position(
+        "turn_after_deal_end",
+        "d) jusqu'à ce que tous les joueurs aient joué leurs 4 cartes: nobody acts once every hand is empty.",
+        bad("wrong_seat", "/deals/0/turns/4"),
+        hands=[["2"], ["2"], ["3"], ["5"]],
+        turns=[
+            t(0, "2", discard=True),
+            t(1, "2", discard=True),
+            t(2, "3", discard=True),
+            t(3, "5", discard=True),
+            t(0, "2", discard=True),
+        ],
+    )
     # --- must play ----------------------------------------------------------------------------
     position(
         "discard_when_nothing_plays",
@@ -910,6 +948,22 @@ def build_positions() -> None:
         variant={"teams": [[0, 1], [1, 2]]},
         hands=[["2"], ["2"], ["3"], ["5"]],
         turns=[],
+    )
+    position(
+        "variant_deal_sizes_fixed",
+        Q_DEAL + " deal_sizes is [4,4,4] with 4 seats (spec section 5); another schedule is bad_variant.",
+        bad("bad_variant", "/variant/deal_sizes"),
+        variant={"deal_sizes": [5, 5, 5]},
+        hands=[["2"], ["2"], ["3"], ["5"]],
+        turns=[],
+    )
+    position(
+        "variant_deal_sizes_default_accepted",
+        Q_DEAL,
+        VALID_PARTIAL,
+        variant={"seats": 4, "deal_sizes": [4, 4, 4]},
+        hands=[["2"], ["2"], ["3"], ["5"]],
+        turns=[t(0, "2", discard=True)],
     )
     position(
         "variant_small_ring",
