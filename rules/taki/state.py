@@ -182,7 +182,9 @@ class TakiState:
             resolved = self.clone()
             resolved._start_entry("", None, _identity)
             resolved._resolve_plus3()
-            entries += [e for e in resolved._turn_entries() if not (e.play and e.play[0][0] == KING)]
+            entries += [
+                e for e in resolved._turn_entries(after_plus3=True) if not (e.play and e.play[0][0] == KING)
+            ]
         else:
             entries = self._turn_entries()
         out: list[dict[str, Any]] = []
@@ -569,9 +571,10 @@ class TakiState:
 
     # ----------------------------------------------------------------- listing legal turns
 
-    def _turn_entries(self) -> list[Entry]:
+    def _turn_entries(self, *, after_plus3: bool = False) -> list[Entry]:
         """Every turn of the seat to move (no +3 pending): draws and play lists."""
         st = self.clone()
+        st._after_plus3 = after_plus3
         st._begin_turn(self.to_move)
         out: list[Entry] = []
         if st.plus2 > 0 or not st.options():
