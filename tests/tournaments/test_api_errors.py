@@ -1,0 +1,177 @@
+"""API errors: stable codes, 4xx for any bad input (never 500), body limits, deeply nested JSON, schema."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from tests.tournaments.conftest import make_tournament, seated_entrants
+from tournaments import services
+from tournaments.api_parsers import json_depth_exceeds
+from tournaments.errors import HTTP_STATUS, ErrorCode
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(organiser: Any) -> APIClient:
+    api = APIClient()
+    api.force_authenticate(organiser)
+    return api
+
+
+def test_deeply_nested_json_is_refused_with_400(client: APIClient) -> None:
+    body = "[" * 200 + "]" * 200
+    response = client.post("/api/tournaments/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "json_too_deep"
+    very_deep = '{"a":' * 100000 + "1" + "}" * 100000
+    response = client.post("/api/tournaments/", very_deep, content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "json_too_deep"
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(client: APIClient) -> None:
+    response = client.post("/api/tournaments/", json.dumps({"name": "[[[[" * 20, "game": "tac"}),
+                           content_type="application/json")
+    assert response.status_code == 201
+
+
+def test_depth_helper() -> None:
+    assert not json_depth_exceeds({"a": [1, {"b": 2}]}, 3)
+    assert json_depth_exceeds({"a": [1, {"b": [2]}]}, 3)
+
+
+def test_invalid_json_and_wrong_shapes_are_400(client: APIClient) -> None:
+    response = client.post("/api/tournaments/", "{not json", content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "parse_error"
+    response = client.post("/api/tournaments/", "NaN", content_type="application/json")
+    assert response.status_code == 400
+    response = client.post("/api/tournaments/", "[1, 2]", content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_input"
+
+
+@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+def test_oversized_bodies_are_refused(client: APIClient) -> None:
+    response = client.post("/api/tournaments/", json.dumps({"name": "x" * 5000, "game": "tac"}),
+                           content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_bad_variant_has_its_own_code(client: APIClient) -> None:
+    response = client.post("/api/tournaments/", {"name": "X", "game": "tactik", "variant": {"seats": 5}},
+                           format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "invalid_variant", "message": "Tac-Tik: 'seats' must be 4 or 6.", "details": {},
+    }
+
+
+def test_csv_import_errors_list_the_rows(client: APIClient, organiser: Any) -> None:
+    tournament = services.tournament_create(actor=organiser, name="Import", game="tac")
+    response = client.post(f"/api/tournaments/{tournament.slug}/entrants/import/",
+                           {"csv": "name,players\nA,x;y\nB,z\n"}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_csv" and error["details"]["rows"][0]["row"] == 3
+
+
+def test_unknown_objects_are_404_with_a_code(client: APIClient) -> None:
+    for url in ["/api/tournaments/nope/", "/api/rounds/999999/", "/api/tables/999999/",
+                "/api/tournaments/nope/export/standings.csv"]:
+        response = client.get(url)
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "not_found"
+    response = client.post("/api/results/999999/confirm/", {}, format="json")
+    assert response.status_code == 404
+
+
+def test_every_error_code_maps_to_a_4xx() -> None:
+    from tournaments.errors import TournamentError
+
+    for code in ErrorCode:
+        status = TournamentError(code, "x").http_status
+        assert 400 <= status < 500
+        assert code.value == code.value.lower() and " " not in code.value
+    assert HTTP_STATUS[ErrorCode.PERMISSION_DENIED] == 403
+
+
+GARBAGE: list[Any] = [
+    None, [], "text", 0, {"scores": "8:5"}, {"scores": {"x": 1}}, {"scores": {"1": 10**30}},
+    {"placings": [1, 2]}, {"kind": 5}, {"tables": "all"}, {"tables": [[1, "b"]]}, {"tables": [[-1, 2]]},
+    {"name": ""}, {"name": "x" * 500}, {"game": None}, {"variant": [1]}, {"seed": "first"},
+    {"winner": True}, {"forfeited": {"a": 1}}, {"csv": ["a"]}, {"player_names": "ab"},
+    {"rounds_planned": 10**9}, {"placing_points": ["x"]}, {"tiebreak_order": ["coin"]},
+]
+
+
+def test_no_write_endpoint_answers_500_to_garbage(client: APIClient, organiser: Any) -> None:
+    tournament = make_tournament(organiser, entrants=4)
+    round_ = services.round_publish(actor=organiser, round=services.round_generate(actor=organiser,
+                                                                                  tournament=tournament))
+    table = round_.tables.filter(is_bye=False).first()
+    home, away = seated_entrants(table)
+    pending = services.result_report(table=table, token=home.report_token, scores={home.pk: 8, away.pk: 1})
+    urls = [
+        "/api/tournaments/", f"/api/tournaments/{tournament.slug}/entrants/",
+        f"/api/tournaments/{tournament.slug}/entrants/import/", f"/api/rounds/{round_.pk}/edit/",
+        f"/api/tables/{table.pk}/report/", f"/api/tables/{table.pk}/override/",
+        f"/api/results/{pending.pk}/reject/", f"/api/entrants/{home.pk}/check-in/",
+        f"/api/tournaments/{tournament.slug}/rounds/generate/",
+    ]
+    for url in urls:
+        for body in GARBAGE:
+            response = client.post(url, json.dumps(body), content_type="application/json")
+            assert response.status_code < 500, (url, body)
+            if response.status_code >= 400:
+                assert "code" in response.json()["error"], (url, body)
+
+
+def test_schema_and_docs_are_served() -> None:
+    api = APIClient()
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    paths = json.loads(schema.content)["paths"]
+    assert "/api/tables/{table_id}/report/" in paths
+    assert "/api/tournaments/{slug}/standings/" in paths
+    assert api.get("/api/docs/").status_code == 200
+
+
+def test_token_login_and_csv_exports(organiser: Any) -> None:
+    tournament = make_tournament(organiser, entrants=4)
+    round_ = services.round_publish(actor=organiser, round=services.round_generate(actor=organiser,
+                                                                                  tournament=tournament))
+    for table in round_.tables.all():
+        home, away = seated_entrants(table)
+        services.result_override(actor=organiser, table=table, scores={home.pk: 8, away.pk: 2})
+    services.standings_recompute(tournament_id=tournament.pk)
+    services.entrant_register(actor=organiser, tournament=tournament, name="=cmd|' /C calc'!A0",
+                              player_names=["a", "b"])
+    api = APIClient()
+    response = api.post("/api/auth/token/", {"username": "org", "password": "org-password-1"}, format="json")
+    assert response.status_code == 200 and response.json()["token"]
+    for kind, header in [("entrants", "name,players"), ("pairings", "round,table"), ("results", "round,table"),
+                         ("standings", "rank,entrant,games,match_points")]:
+        response = api.get(f"/api/tournaments/{tournament.slug}/export/{kind}.csv")
+        assert response.status_code == 200, kind
+        text = response.content.decode()
+        assert text.startswith(header), (kind, text[:80])
+    entrants_csv = api.get(f"/api/tournaments/{tournament.slug}/export/entrants.csv").content.decode()
+    assert "'=cmd" in entrants_csv
+    results_csv = api.get(f"/api/tournaments/{tournament.slug}/export/results.csv").content.decode()
+    assert len(results_csv.strip().splitlines()) == 1 + 4
+    assert api.get(f"/api/tournaments/{tournament.slug}/export/pairings.csv?round=x").status_code == 400
+    assert api.get(f"/api/tournaments/{tournament.slug}/export/secrets.csv").status_code == 404
+
+
+def test_anonymous_requests_are_throttled(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rest_framework.throttling import AnonRateThrottle
+
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "1000/min"})
+    api = APIClient()
+    statuses = [api.get("/api/tournaments/").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert api.get("/api/tournaments/").json()["error"]["code"] == "throttled"
