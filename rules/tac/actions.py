@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
-from rules.core.pointer import child
 from rules.core.reader import check_keys, expect_list, expect_object, expect_seat, expect_str, malformed
 from rules.tac.cards import BASIC_DECK
 from rules.track.board import Board
@@ -80,49 +79,68 @@ class Play:
         return f"Play({play_to_json(self, self.seat)!r})"
 
 
+_ACTION_SET = frozenset(ACTION_KEYS)
+_OTHER_KEYS = frozenset({"seat", "card", "as"})
+
+
+def _position(token: Any, path: str) -> int:
+    if type(token) is int and 0 <= token < 64:
+        return token
+    return BOARD.parse(token, path)
+
+
 def parse_play(raw: Any, path: str, deck: dict[str, int], *, top: bool) -> Play:
     """Read an action object (a turn, or a nested ``then``); malformed / unknown_card on bad input."""
-    obj = expect_object(raw, path)
-    present = [key for key in ACTION_KEYS if key in obj]
-    if not present and obj.get("card") in ("narr", "teufel") and "then" not in obj:
-        check_keys(obj, path, required=("seat", "card") if top else ("card",), optional=("as", "seat"))
+    obj = raw if type(raw) is dict else expect_object(raw, path)
+    kind = ""
+    count = 0
+    for key in obj:
+        if key in _ACTION_SET:
+            kind = key
+            count += 1
+        elif key not in _OTHER_KEYS:
+            check_keys(obj, path, optional=(*ACTION_KEYS, *_OTHER_KEYS))
+    if "comment" in obj:
+        check_keys(obj, path, optional=(*ACTION_KEYS, *_OTHER_KEYS))
+    required = ("seat", "card") if top else ("card",)
+    for key in required:
+        if key not in obj:
+            raise malformed(path, f"Missing required key {key!r}.")
+    if count == 0 and obj["card"] in ("narr", "teufel"):
         raise RecordError(ErrorCode.MISSING_ACTION, path, f"The {obj['card']} needs its follow-up `then`.")
-    if len(present) != 1:
-        check_keys(
-            obj, path, required=("seat", "card") if top else ("card",), optional=(*ACTION_KEYS, "as", "seat")
-        )
+    if count != 1:
+        present = [key for key in ACTION_KEYS if key in obj]
         raise malformed(
             path,
             "An action needs exactly one of "
             + ", ".join(ACTION_KEYS)
             + (f"; found {', '.join(present)}." if present else "."),
         )
-    kind = present[0]
-    check_keys(obj, path, required=("seat", "card", kind) if top else ("card", kind), optional=("as", "seat"))
-    seat = expect_seat(obj["seat"], child(path, "seat"), 4) if "seat" in obj else None
-    card = expect_str(obj["card"], child(path, "card"))
+    seat = expect_seat(obj["seat"], path + "/seat", 4) if "seat" in obj else None
+    card = obj["card"]
+    if type(card) is not str:
+        card = expect_str(card, path + "/card")
     if card not in deck:
-        raise RecordError(
-            ErrorCode.UNKNOWN_CARD, child(path, "card"), f"{card!r} is not a card of this deck."
-        )
-    as_ = expect_str(obj["as"], child(path, "as")) if "as" in obj else None
+        raise RecordError(ErrorCode.UNKNOWN_CARD, path + "/card", f"{card!r} is not a card of this deck.")
+    as_ = expect_str(obj["as"], path + "/as") if "as" in obj else None
     value = obj[kind]
-    v_path = child(path, kind)
+    v_path = path + "/" + kind
     if kind in _TRUE_KEYS:
         if value is not True:
             raise malformed(v_path, f"`{kind}` must be true.")
         return Play(card, kind, as_=as_, seat=seat)
     if kind == MOVES:
-        items = expect_list(value, v_path)
+        items = value if type(value) is list else expect_list(value, v_path)
         if not items:
             raise malformed(v_path, "`moves` needs at least one segment.")
         segs: list[Segment] = []
         for i, item in enumerate(items):
-            s_path = child(v_path, i)
-            pair = expect_list(item, s_path)
-            if len(pair) != 2:
+            if type(item) is not list or len(item) != 2:
+                s_path = f"{v_path}/{i}"
+                expect_list(item, s_path)
                 raise malformed(s_path, "A segment is [from, to].")
-            segs.append((BOARD.parse(pair[0], child(s_path, 0)), BOARD.parse(pair[1], child(s_path, 1))))
+            a, b = item
+            segs.append((_position(a, f"{v_path}/{i}/0"), _position(b, f"{v_path}/{i}/1")))
         return Play(card, kind, moves=tuple(segs), as_=as_, seat=seat)
     if kind == SWAP:
         pair = expect_list(value, v_path)
@@ -131,12 +149,12 @@ def parse_play(raw: Any, path: str, deck: dict[str, int], *, top: bool) -> Play:
         return Play(
             card,
             kind,
-            fields=(BOARD.parse(pair[0], child(v_path, 0)), BOARD.parse(pair[1], child(v_path, 1))),
+            fields=(_position(pair[0], v_path + "/0"), _position(pair[1], v_path + "/1")),
             as_=as_,
             seat=seat,
         )
     if kind == STRIKE:
-        return Play(card, kind, fields=(BOARD.parse(value, v_path),), as_=as_, seat=seat)
+        return Play(card, kind, fields=(_position(value, v_path),), as_=as_, seat=seat)
     # THEN
     return Play(card, kind, then=parse_play(value, v_path, deck, top=False), as_=as_, seat=seat)
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
+from rules.core.pointer import child
 from rules.tac.cards import deck_for
 
 MODES = ("teams", "ffa3", "2v1", "coop")
@@ -39,7 +40,7 @@ class TacConfig:
 
 
 def _bad(key: str, message: str) -> RecordError:
-    return RecordError(ErrorCode.BAD_VARIANT, f"/variant/{key}" if key else "/variant", message)
+    return RecordError(ErrorCode.BAD_VARIANT, child("/variant", key) if key else "/variant", message)
 
 
 def parse_variant(raw: dict[str, Any]) -> TacConfig:

@@ -8,7 +8,6 @@ from typing import Any
 from rules.cards.deck import parse_cards
 from rules.core.engine import ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
-from rules.core.pointer import child
 from rules.core.reader import (
     check_keys,
     expect_bool,
@@ -52,25 +51,25 @@ class Replay:
             self._setup(self.doc["setup"])
         deals = expect_list(self.doc["deals"], "/deals")
         for i, raw in enumerate(deals):
-            path = child("/deals", i)
+            path = f"/deals/{i}"
             if self.state.over:
                 raise RecordError(ErrorCode.GAME_ALREADY_OVER, path, "The game was over before this deal.")
             deal = expect_object(raw, path)
             if i == 0 and self.has_setup:
                 check_keys(deal, path, required=("turns",), optional=("dealer",))
                 if "dealer" in deal:
-                    dealer = expect_seat(deal["dealer"], child(path, "dealer"), 4)
+                    dealer = expect_seat(deal["dealer"], path + "/dealer", 4)
                     if dealer != self.state.dealer:
                         raise RecordError(
                             ErrorCode.DECK_MISMATCH,
-                            child(path, "dealer"),
+                            path + "/dealer",
                             "The dealer differs from the setup's.",
                         )
             else:
                 self._deal(deal, path, first=i == 0)
-            turns = expect_list(deal["turns"], child(path, "turns"))
+            turns = expect_list(deal["turns"], path + "/turns")
             for j, turn in enumerate(turns):
-                t_path = child(path, "turns", j)
+                t_path = f"{path}/turns/{j}"
                 if self.state.over:
                     expect_object(turn, t_path)
                     raise RecordError(ErrorCode.GAME_ALREADY_OVER, t_path, "The game is already over.")
@@ -80,7 +79,7 @@ class Replay:
             if not self.state.over and i + 1 < len(deals) and any(self.state.hands):
                 raise RecordError(
                     ErrorCode.MISSING_ACTION,
-                    child(path, "turns"),
+                    path + "/turns",
                     "The deal stops while cards are left in hands.",
                 )
         return ReplayOutcome(finished=self.state.over, result=self.state.outcome())
@@ -93,21 +92,19 @@ class Replay:
         (required if first else optional).append("dealer")
         check_keys(deal, path, required=required, optional=optional)
         if first:
-            dealer = expect_seat(deal["dealer"], child(path, "dealer"), 4)
+            dealer = expect_seat(deal["dealer"], path + "/dealer", 4)
             if dealer not in cfg.active:
-                raise RecordError(
-                    ErrorCode.MALFORMED, child(path, "dealer"), f"Seat {dealer} is not in play."
-                )
+                raise RecordError(ErrorCode.MALFORMED, path + "/dealer", f"Seat {dealer} is not in play.")
             index = 0
         else:
             dealer = state.left_occupied(state.dealer)
             index = state.deal_index + 1
             if "dealer" in deal:
-                given = expect_seat(deal["dealer"], child(path, "dealer"), 4)
+                given = expect_seat(deal["dealer"], path + "/dealer", 4)
                 if given != dealer:
                     raise RecordError(
                         ErrorCode.DECK_MISMATCH,
-                        child(path, "dealer"),
+                        path + "/dealer",
                         f"Seat {dealer} deals now, not seat {given}.",
                     )
         if index >= len(cfg.deal_sizes):
@@ -115,17 +112,17 @@ class Replay:
         if index == 0:
             self.cycle = Counter()
         size = cfg.deal_sizes[index]
-        h_path = child(path, "hands")
+        h_path = path + "/hands"
         raw_hands = _seat_list(deal["hands"], h_path, cfg)
         hands: list[list[str]] = [[] for _ in range(4)]
         for s, raw in enumerate(raw_hands):
-            hands[s] = parse_cards(raw, child(h_path, s), cfg.deck)
+            hands[s] = parse_cards(raw, f"{h_path}/{s}", cfg.deck)
         for s in range(4):
             want = size if s in cfg.active else 0
             if len(hands[s]) != want:
                 raise RecordError(
                     ErrorCode.DECK_MISMATCH,
-                    child(h_path, s),
+                    f"{h_path}/{s}",
                     f"Seat {s} must be dealt {want} cards, not {len(hands[s])}.",
                 )
         for hand in hands:
@@ -136,31 +133,31 @@ class Replay:
                 ErrorCode.DECK_MISMATCH, h_path, f"This deck cycle holds too many copies of {excess}."
             )
         if "announce" in deal:
-            a_path = child(path, "announce")
+            a_path = path + "/announce"
             for s, value in enumerate(_seat_list(deal["announce"], a_path, cfg)):
                 if s not in cfg.active:
                     if value not in (None, False):
                         raise RecordError(
-                            ErrorCode.FALSE_ANNOUNCEMENT, child(a_path, s), f"Seat {s} is empty."
+                            ErrorCode.FALSE_ANNOUNCEMENT, f"{a_path}/{s}", f"Seat {s} is empty."
                         )
                     continue
-                said = expect_bool(value, child(a_path, s))
+                said = expect_bool(value, f"{a_path}/{s}")
                 can = any(c in OPENING_CARDS for c in hands[s])
                 if said != can:
                     raise RecordError(
                         ErrorCode.FALSE_ANNOUNCEMENT,
-                        child(a_path, s),
+                        f"{a_path}/{s}",
                         f"Seat {s} announced {'ich kann' if said else 'ich kann nicht'}, but its hand says otherwise.",
                     )
         gives: list[str | None] = [None] * 4
         needs = any(cfg.partner[s] is not None for s in cfg.active)
-        e_path = child(path, "exchange")
+        e_path = path + "/exchange"
         if "exchange" not in deal:
             if needs:
                 raise RecordError(ErrorCode.BAD_EXCHANGE, path, "The partner exchange is missing.")
         else:
             for s, value in enumerate(_seat_list(deal["exchange"], e_path, cfg)):
-                s_path = child(e_path, s)
+                s_path = f"{e_path}/{s}"
                 if s not in cfg.active or cfg.partner[s] is None:
                     if value is not None:
                         raise RecordError(
@@ -202,35 +199,35 @@ class Replay:
         if "marbles" in obj:
             m_path = "/setup/marbles"
             for colour, tokens in enumerate(_seat_list(obj["marbles"], m_path, cfg)):
-                c_path = child(m_path, colour)
+                c_path = f"{m_path}/{colour}"
                 items = expect_list(tokens, c_path)
                 if items and colour not in cfg.active:
                     raise _bad_setup(c_path, f"Seat {colour} is empty and has no marbles.")
                 if len(items) > 4:
                     raise _bad_setup(c_path, f"Colour {colour} has more than 4 marbles.")
                 for k, token in enumerate(items):
-                    pos = BOARD.parse(token, child(c_path, k))
+                    pos = BOARD.parse(token, f"{c_path}/{k}")
                     if board[pos] != -1:
-                        raise _bad_setup(child(c_path, k), f"Two marbles on {token}.")
+                        raise _bad_setup(f"{c_path}/{k}", f"Two marbles on {token}.")
                     if pos >= 64 and not HOME_BASE[colour] <= pos < HOME_BASE[colour] + 4:
                         raise _bad_setup(
-                            child(c_path, k), f"A marble of colour {colour} cannot be in {token}."
+                            f"{c_path}/{k}", f"A marble of colour {colour} cannot be in {token}."
                         )
                     board[pos] = colour
                     state.pre[colour] -= 1
         if "fresh" in obj:
             f_path = "/setup/fresh"
             for k, value in enumerate(expect_list(obj["fresh"], f_path)):
-                seat = expect_seat(value, child(f_path, k), 4)
+                seat = expect_seat(value, f"{f_path}/{k}", 4)
                 if board[START[seat]] != seat:
-                    raise _bad_setup(child(f_path, k), f"No marble of seat {seat} stands on its start field.")
+                    raise _bad_setup(f"{f_path}/{k}", f"No marble of seat {seat} stands on its start field.")
                 state.fresh[seat] = True
         h_path = "/setup/hands"
         hands: list[list[str]] = [[] for _ in range(4)]
         for s, cards in enumerate(_seat_list(obj["hands"], h_path, cfg)):
-            hands[s] = parse_cards(cards, child(h_path, s), cfg.deck)
+            hands[s] = parse_cards(cards, f"{h_path}/{s}", cfg.deck)
             if hands[s] and s not in cfg.active:
-                raise _bad_setup(child(h_path, s), f"Seat {s} is empty and holds no cards.")
+                raise _bad_setup(f"{h_path}/{s}", f"Seat {s} is empty and holds no cards.")
         for hand in hands:
             self.cycle.update(hand)
         excess = next((c for c, n in self.cycle.items() if n > cfg.deck[c]), None)

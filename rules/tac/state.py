@@ -8,11 +8,11 @@ lists are the snapshots the TAC card restores, which keeps the undo history chea
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
-from rules.core.pointer import child
 from rules.tac.actions import (
     BOARD,
     DISCARD,
@@ -207,14 +207,28 @@ class TacState:
         return p
 
     def winning_side(self) -> tuple[int, ...] | None:
+        b = self.board
         for side in self.cfg.sides:
-            if all(self.all_home(c) for c in side):
+            for c in side:
+                base = HOME_BASE[c]
+                if b[base] == EMPTY or b[base + 1] == EMPTY or b[base + 2] == EMPTY or b[base + 3] == EMPTY:
+                    break
+            else:
                 return side
         return None
 
     def positions(self, colour: int) -> list[int]:
+        """Fields of the colour's marbles on the ring and in its home, ascending."""
         b = self.board
-        return [q for q in range(CELLS) if b[q] == colour]
+        out: list[int] = []
+        q = -1
+        index = b.index
+        try:
+            while True:
+                q = index(colour, q + 1)
+                out.append(q)
+        except ValueError:
+            return out
 
     def locked_set(self) -> frozenset[int]:
         """Home marbles with every deeper slot occupied (judged at the start of a turn)."""
@@ -382,11 +396,16 @@ class TacState:
         return self.next_with_cards(seat) is None
 
     def has_ring_marble(self, colours: Sequence[int]) -> bool:
-        b = self.board
-        return any(b[q] in colours for q in range(RING))
+        ring = self.board[:RING]
+        return any(c in ring for c in colours)
 
-    def gen(self, seat: int, fn: str, card: str, as_: str | None, first: bool) -> list[Play]:
-        """Legal plays of function `fn` for `seat` (stamped with `card`); stop at one if `first`."""
+    def gen(
+        self, seat: int, fn: str, card: str, as_: str | None, first: bool, rng: random.Random | None = None
+    ) -> list[Play]:
+        """Legal plays of function `fn` for `seat` (stamped with `card`); stop at one if `first`.
+
+        With `rng`, a 7 yields one random split instead of all of them (random play).
+        """
         out: list[Play] = []
         b = self.board
         if fn == "engel":
@@ -433,7 +452,7 @@ class TacState:
                             return out
             return out
         if fn == "7":
-            return self._gen_seven(seat, card, as_, first)
+            return self._gen_seven(seat, card, as_, first, rng)
         if fn == "trickser":
             if not self.has_ring_marble(colours):
                 return out
@@ -460,36 +479,55 @@ class TacState:
             return self._gen_then(seat, fn, card, as_)
         return out
 
-    def _gen_seven(self, seat: int, card: str, as_: str | None, first: bool) -> list[Play]:
+    def _gen_seven(
+        self, seat: int, card: str, as_: str | None, first: bool, rng: random.Random | None = None
+    ) -> list[Play]:
         locked = self.locked_set()
         results: list[Play] = []
         seen: set[tuple[Any, ...]] = set()
         segs: list[tuple[int, int]] = []
 
+        if rng is not None:
+            first = True
+            if rng.random() < 0.5:
+                singles = [
+                    (p, to)
+                    for c in self.movable(seat)
+                    for p in self.positions(c)
+                    if p not in locked
+                    for to in self.seven_targets(p, c, 7, locked)
+                ]
+                if singles:
+                    return [Play(card, MOVES, moves=(rng.choice(singles),), as_=as_)]
+
         def search(remaining: int) -> bool:
-            colours = self.movable(seat)
-            for c in colours:
-                for p in self.positions(c):
-                    if p in locked:
-                        continue
-                    for k in range(1, remaining + 1):
-                        for to in self.seven_targets(p, c, k, locked):
-                            snap = self._snap()
-                            self._seven_segment(p, to)
-                            segs.append((p, to))
-                            key = (tuple(self.board), remaining - k)
-                            stop = False
-                            if key not in seen:
-                                seen.add(key)
-                                if k == remaining:
-                                    results.append(Play(card, MOVES, moves=tuple(segs), as_=as_))
-                                    stop = first
-                                else:
-                                    stop = search(remaining - k)
-                            segs.pop()
-                            self._restore(snap)
-                            if stop:
-                                return True
+            options = [
+                (p, k, to)
+                for c in self.movable(seat)
+                for p in self.positions(c)
+                if p not in locked
+                for k in range(1, remaining + 1)
+                for to in self.seven_targets(p, c, k, locked)
+            ]
+            if rng is not None:
+                rng.shuffle(options)
+            for p, k, to in options:
+                snap = self._snap()
+                self._seven_segment(p, to)
+                segs.append((p, to))
+                key = (tuple(self.board), remaining - k)
+                stop = False
+                if key not in seen:
+                    seen.add(key)
+                    if k == remaining:
+                        results.append(Play(card, MOVES, moves=tuple(segs), as_=as_))
+                        stop = first
+                    else:
+                        stop = search(remaining - k)
+                segs.pop()
+                self._restore(snap)
+                if stop:
+                    return True
             return False
 
         search(7)
@@ -513,12 +551,12 @@ class TacState:
             actor = nxt
         return [Play(card, THEN, then=sub, as_=as_) for sub in sim.turn_options(actor)]
 
-    def card_plays(self, seat: int, card: str, first: bool) -> list[Play]:
+    def card_plays(self, seat: int, card: str, first: bool, rng: random.Random | None = None) -> list[Play]:
         if card == "tac":
-            return self.tac_plays(seat, first)
-        return self.gen(seat, card, card, None, first)
+            return self.tac_plays(seat, first, rng)
+        return self.gen(seat, card, card, None, first, rng)
 
-    def tac_plays(self, seat: int, first: bool) -> list[Play]:
+    def tac_plays(self, seat: int, first: bool, rng: random.Random | None = None) -> list[Play]:
         """What a TAC can do for `seat`: the previous entry's function on the restored position."""
         if self.tac_banned or not self.history:
             return []
@@ -527,11 +565,11 @@ class TacState:
         if fn is None:
             return []
         if prev.discarded or prev.snapshot is None:
-            return self.gen(seat, fn, "tac", fn, first)
+            return self.gen(seat, fn, "tac", fn, first, rng)
         saved = (self.board, self.fresh, self.pre)
         self._restore(prev.snapshot)
         try:
-            return self.gen(seat, fn, "tac", fn, first)
+            return self.gen(seat, fn, "tac", fn, first, rng)
         finally:
             self.board, self.fresh, self.pre = saved
 
@@ -589,13 +627,13 @@ class TacState:
             raise RecordError(ErrorCode.WRONG_SEAT, path, "Every hand of this deal is empty.")
         if seat != self.to_move:
             raise RecordError(
-                ErrorCode.WRONG_SEAT, child(path, "seat"), f"Seat {self.to_move} is to move, not seat {seat}."
+                ErrorCode.WRONG_SEAT, path + "/seat", f"Seat {self.to_move} is to move, not seat {seat}."
             )
         was_skipped = self.skipped == seat
         compulsory = self.must_tac
         if seat not in self.cfg.active or play.card not in self.hands[seat]:
             raise RecordError(
-                ErrorCode.CARD_NOT_IN_HAND, child(path, "card"), f"Seat {seat} does not hold {play.card}."
+                ErrorCode.CARD_NOT_IN_HAND, path + "/card", f"Seat {seat} does not hold {play.card}."
             )
         if compulsory and (play.card != "tac" or play.kind == DISCARD):
             raise RecordError(
@@ -629,21 +667,19 @@ class TacState:
     def _turn(self, seat: int, play: Play, path: str, *, skipped: bool = False) -> int:
         """Play one card from `seat`'s hand (a turn or a nested `then`); return the last seat consumed."""
         if play.seat is not None and play.seat != seat:
-            raise RecordError(
-                ErrorCode.WRONG_SEAT, child(path, "seat"), f"This action belongs to seat {seat}."
-            )
+            raise RecordError(ErrorCode.WRONG_SEAT, path + "/seat", f"This action belongs to seat {seat}.")
         card = play.card
         hand = self.hands[seat]
         if card not in hand:
             raise RecordError(
-                ErrorCode.CARD_NOT_IN_HAND, child(path, "card"), f"Seat {seat} does not hold {card}."
+                ErrorCode.CARD_NOT_IN_HAND, path + "/card", f"Seat {seat} does not hold {card}."
             )
         if play.kind == DISCARD:
             discarded_fn: str | None = card
             if card == "tac":
                 discarded_fn = self.history[-1].fn if self.history else None
             if play.as_ is not None and (card != "tac" or play.as_ != discarded_fn):
-                raise _illegal(child(path, "as"), "A discarded card borrows no function.")
+                raise _illegal(path + "/as", "A discarded card borrows no function.")
             if not skipped and self.any_legal(seat):
                 raise RecordError(
                     ErrorCode.MUST_PLAY,
@@ -658,7 +694,7 @@ class TacState:
         self.cards_used += 1
         if card != "tac":
             if play.as_ is not None:
-                raise _illegal(child(path, "as"), "Only a TAC card borrows a function (`as`).")
+                raise _illegal(path + "/as", "Only a TAC card borrows a function (`as`).")
             return self._perform(seat, card, play, path, None)
         if self.tac_banned:
             raise _illegal(path, "No TAC may follow the TAC against a winning move.")
@@ -669,7 +705,7 @@ class TacState:
         if borrowed is None:
             raise _illegal(path, "There is no function before this TAC to borrow.")
         if play.as_ is not None and play.as_ != borrowed:
-            raise _illegal(child(path, "as"), f"This TAC borrows {borrowed}, not {play.as_}.")
+            raise _illegal(path + "/as", f"This TAC borrows {borrowed}, not {play.as_}.")
         before = self._snap()
         if not prev.discarded and prev.snapshot is not None:
             self._restore(prev.snapshot)
@@ -687,18 +723,18 @@ class TacState:
             assert play.then is not None
             if fn == "narr":
                 self.rotate_hands(seat)
-                return self._turn(seat, play.then, child(path, THEN))
+                return self._turn(seat, play.then, f"{path}/{THEN}")
             victim = self.next_with_cards(seat)
             assert victim is not None
             self.history.append(Entry(snap, "teufel", False))
-            return self._turn(victim, play.then, child(path, THEN))
+            return self._turn(victim, play.then, f"{path}/{THEN}")
         if kind == THEN:
-            raise _illegal(child(path, THEN), f"Only the Narr and the Teufel take `then`, not {fn}.")
+            raise _illegal(f"{path}/{THEN}", f"Only the Narr and the Teufel take `then`, not {fn}.")
         if kind == MOVES:
             if fn == "7":
-                self._apply_seven(seat, play, child(path, MOVES))
+                self._apply_seven(seat, play, f"{path}/{MOVES}")
             else:
-                self._apply_single(seat, fn, play, child(path, MOVES))
+                self._apply_single(seat, fn, play, f"{path}/{MOVES}")
         elif kind == ENTER:
             if fn == "engel":
                 target = self.engel_target(seat)
@@ -732,9 +768,9 @@ class TacState:
 
     def _apply_single(self, seat: int, fn: str, play: Play, path: str) -> None:
         if len(play.moves) != 1:
-            raise _illegal(child(path, 1), "Only the 7 may move more than one segment.")
+            raise _illegal(f"{path}/{1}", "Only the 7 may move more than one segment.")
         frm, to = play.moves[0]
-        seg = child(path, 0)
+        seg = f"{path}/{0}"
         if fn == "engel":
             target = self.engel_target(seat)
             if target is None:
@@ -767,7 +803,7 @@ class TacState:
         locked = self.locked_set()
         total = 0
         for i, (frm, to) in enumerate(play.moves):
-            seg = child(path, i)
+            seg = f"{path}/{i}"
             colour = self.board[frm]
             if colour == EMPTY or colour not in self.movable(seat):
                 raise _illegal(seg, f"Seat {seat} has no marble to move on {tok(frm)}.")
@@ -787,7 +823,7 @@ class TacState:
         a, b = play.fields
         board = self.board
         if a == b or a >= RING or b >= RING or board[a] == EMPTY or board[b] == EMPTY:
-            raise _illegal(child(path, SWAP), "The Trickser swaps two marbles on two ring fields.")
+            raise _illegal(f"{path}/{SWAP}", "The Trickser swaps two marbles on two ring fields.")
         if not self.has_ring_marble(self.movable(seat)):
             raise _illegal(path, "The Trickser needs an own marble on the ring.")
         board[a], board[b] = board[b], board[a]
@@ -800,7 +836,7 @@ class TacState:
         frm = play.fields[0]
         board = self.board
         if frm >= RING or board[frm] == EMPTY or board[frm] not in self.movable(seat):
-            raise _illegal(child(path, STRIKE), f"Seat {seat} has no ring marble on {tok(frm)}.")
+            raise _illegal(f"{path}/{STRIKE}", f"Seat {seat} has no ring marble on {tok(frm)}.")
         for d in range(1, RING):
             q = (frm + d) & 63
             if board[q] != EMPTY:
