@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.errors import TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Tournament
 from tournaments.profiles import PLACING, GameProfile, all_profiles
+from tournaments.standings import TIEBREAKS
 
 CSV_UPLOAD_MAX_BYTES = 1024 * 1024
 
@@ -67,10 +68,42 @@ class TournamentCreateForm(forms.Form):
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True,
                                    help_text=_("Everyone can see the tournament page."))
+    tiebreak_order = forms.CharField(
+        label=_("Tiebreak order"), required=False, max_length=300,
+    )
+    forfeit_winner_score = forms.IntegerField(
+        label=_("Forfeit: winner's score"), min_value=0, max_value=1000, required=False,
+        help_text=_("Leave empty for the game's default (TAC: 8:4)."),
+    )
+    forfeit_loser_score = forms.IntegerField(
+        label=_("Forfeit: loser's score"), min_value=0, max_value=1000, required=False,
+    )
+    bye_points = forms.FloatField(
+        label=_("Bye: match points"), min_value=0, max_value=1000, required=False,
+        help_text=_("Leave empty to give a bye the points of a win."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["profile"].choices = profile_choices()  # type: ignore[attr-defined]
+        self.fields["tiebreak_order"].help_text = _(
+            "Optional, comma-separated, starting with match_points. Leave empty for the game's default. "
+            "Known: %(codes)s."
+        ) % {"codes": ", ".join(TIEBREAKS)}
+
+    def clean_tiebreak_order(self) -> list[str] | None:
+        text = self.cleaned_data.get("tiebreak_order") or ""
+        codes = [code.strip() for code in text.replace(";", ",").split(",") if code.strip()]
+        if not codes:
+            return None
+        unknown = [code for code in codes if code not in TIEBREAKS]
+        if unknown:
+            raise forms.ValidationError(_("Unknown tiebreak: %(codes)s.") % {"codes": ", ".join(unknown)})
+        if codes[0] != "match_points":
+            raise forms.ValidationError(_("The tiebreak order must start with match_points."))
+        if len(set(codes)) != len(codes):
+            raise forms.ValidationError(_("Each tiebreak may appear only once."))
+        return codes
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -96,6 +129,10 @@ class TournamentCreateForm(forms.Form):
             "starts_on": data["starts_on"],
             "venue": data["venue"],
             "is_public": data["is_public"],
+            "tiebreak_order": data.get("tiebreak_order"),
+            "forfeit_winner_score": data.get("forfeit_winner_score"),
+            "forfeit_loser_score": data.get("forfeit_loser_score"),
+            "bye_points": data.get("bye_points"),
         }
 
 

@@ -235,3 +235,40 @@ def test_manage_page_lists_entrants_rounds_and_private_links(
     client.logout()
     public = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
     assert entrant.report_token not in public
+
+
+def test_create_tournament_with_points_scheme_and_tiebreak_order(client: Client, organiser: Any) -> None:
+    client.force_login(organiser)
+    url = reverse("web:tournament-create")
+    response = client.post(url, create_form(tiebreak_order="buchholz, match_points"))
+    assert "The tiebreak order must start with match_points." in response.content.decode()
+    response = client.post(url, create_form(tiebreak_order="match_points, luck"))
+    assert "Unknown tiebreak: luck." in response.content.decode()
+    response = client.post(
+        url,
+        create_form(tiebreak_order="match_points, buchholz, marble_difference", forfeit_winner_score="6",
+                    forfeit_loser_score="0", bye_points="1"),
+    )
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(name="Autumn Open")
+    assert tournament.tiebreak_order == ["match_points", "buchholz", "marble_difference"]
+    assert (tournament.forfeit_winner_score, tournament.forfeit_loser_score, tournament.bye_points) == (6, 0, 1.0)
+
+
+def test_finish_tournament_only_when_no_round_is_open(
+    client: Client, tac_tournament: Tournament, organiser: Any, published_round: Round
+) -> None:
+    from tournaments.services.results import result_override
+
+    client.force_login(organiser)
+    url = reverse("web:tournament-finish", args=[tac_tournament.slug])
+    response = client.post(url, follow=True)
+    assert "Finish or delete the open round first." in response.content.decode()
+    assert Tournament.objects.get(pk=tac_tournament.pk).status == Tournament.Status.RUNNING
+    for table in published_round.tables.filter(is_bye=False):
+        first, second = [s.entrant_id for s in table.seats.order_by("position")]
+        result_override(actor=organiser, table=table, scores={first: 8, second: 2})
+    assert "Finish the tournament" in client.get(reverse("web:manage", args=[tac_tournament.slug])).content.decode()
+    response = client.post(url)
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=tac_tournament.pk).status == Tournament.Status.FINISHED

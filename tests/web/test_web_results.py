@@ -185,3 +185,22 @@ def test_standings_show_every_tiebreak_value(
     assert 'title="Marble difference"' in page
     assert page.count("<tr") == 1 + tac_tournament.entrants.count()
     assert ">5</td>" in page  # a winner's marble difference 8 - 3
+
+
+def test_rejected_report_is_flagged_for_the_organiser(
+    client: Client, tac_tournament: Tournament, published_round: Round, organiser: Any
+) -> None:
+    table, seated = first_table(published_round)
+    reporter = tac_tournament.entrants.get(pk=seated[0])
+    opponent = tac_tournament.entrants.get(pk=seated[1])
+    client.post(reverse("web:token-report", args=[reporter.report_token, table.pk]), score_form(seated, [8, 0]))
+    result = Result.objects.get(table=table)
+    response = client.post(
+        reverse("web:token-report", args=[opponent.report_token, table.pk]), {"action": "reject", "result": result.pk}
+    )
+    assert response.status_code == 302
+    assert Result.objects.get(pk=result.pk).state == Result.State.REJECTED
+    client.force_login(organiser)
+    page = client.get(reverse("web:manage", args=[tac_tournament.slug])).content.decode()
+    assert "Needs your attention" in page and "1 rejected report" in page
+    assert reverse("web:result-override", args=[tac_tournament.slug, table.pk]) in page

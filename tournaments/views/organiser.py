@@ -36,7 +36,7 @@ from tournaments.services.entrants import (
     entrants_import_csv,
 )
 from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
-from tournaments.services.tournaments import tournament_create
+from tournaments.services.tournaments import tournament_create, tournament_finish
 from tournaments.views.page_data import export_links, round_table_views, tournament_profile
 
 
@@ -111,6 +111,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "draft": draft,
             "published": published,
             "can_generate": draft is None and not published and tournament.status != Tournament.Status.FINISHED,
+            "can_finish": bool(rounds) and draft is None and not published
+            and tournament.status != Tournament.Status.FINISHED,
             "conflicts": _conflicts(tournament),
             "entrant_form": EntrantForm(profile=profile, group_count=tournament.group_count) if profile else None,
             "import_form": EntrantImportForm(),
@@ -296,3 +298,16 @@ def round_publish_view(request: HttpRequest, slug: str, number: int) -> HttpResp
         return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
     messages.success(request, _("Round %(number)d published.") % {"number": round_.number})
     return HttpResponseRedirect(reverse("web:round-detail", args=[tournament.slug, round_.number]))
+
+
+@login_required
+@require_POST
+def tournament_finish_view(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    try:
+        tournament_finish(actor=request.user, tournament=tournament)
+    except TournamentError as error:
+        _report_error(request, error)
+        return redirect(_manage_url(tournament, "rounds"))
+    messages.success(request, _("The tournament is finished. The final standings are on its page."))
+    return redirect("web:tournament-detail", slug=tournament.slug)
