@@ -669,6 +669,27 @@ def build_positions() -> None:
             t(0, "-4", moves=[["H0:4", 60]]),
         ],
     )
+    position(
+        "partner_phase_swaps_partner_pieu",
+        Q_PARTNER
+        + " / "
+        + Q_PERM
+        + " In the partner phase the pieu of the colour the seat moves counts as its own.",
+        VALID_PARTIAL,
+        marbles=[home0, [10], [32], []],
+        fresh=[2],
+        hands=[["permuter"], ["2"], ["3"], ["5"]],
+        turns=[t(0, "permuter", swap=[32, 10])],
+    )
+    position(
+        "partner_phase_swaps_foreign_pieu_illegal",
+        Q_PIEU + " Seat 1's pieu is not seat 0's, nor its partner's.",
+        bad("illegal_move", T0),
+        marbles=[home0, [16], [40], []],
+        fresh=[1],
+        hands=[["permuter"], ["2"], ["3"], ["5"]],
+        turns=[t(0, "permuter", swap=[40, 16])],
+    )
     win_marbles: list[list[Any]] = [[63, "H0:2", "H0:3", "H0:4"], [5], ["H2:1", "H2:2", "H2:3", "H2:4"], []]
     position(
         "team_win",
