@@ -10,6 +10,7 @@ from tournaments.pairing import (
     PairingRequest,
     knockout_bracket,
     knockout_next_round,
+    knockout_places,
     stage_knockout,
 )
 from tournaments.pairing.simulation import fake_entrants
@@ -139,3 +140,48 @@ def test_stage_knockout_rejects_short_groups():
         stage_knockout([[1, 2], [3]], qualifiers=2)
     with pytest.raises(PairingError):
         stage_knockout([[1, 2], [2, 3]], qualifiers=2)
+
+
+def play_all(bracket):
+    """Lowest id wins every table; returns round -> table -> finishing order."""
+    results = {}
+    result = bracket.first_round
+    for round_number in range(1, len(bracket.rounds) + 1):
+        results[round_number] = {t.number: tuple(sorted(t.entrant_ids)) for t in result.tables}
+        if round_number < len(bracket.rounds):
+            result = knockout_next_round(bracket, results[round_number], round_number=round_number)
+    return results
+
+
+def test_placement_matches_decide_every_place():
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(8), table_size=2), placements=True)
+    assert [t.kind for t in bracket.rounds[-1].tables] == ["main", "third_place", "placement", "placement"]
+    assert [t.best_place for t in bracket.rounds[-1].tables] == [1, 3, 5, 7]
+    places = knockout_places(bracket, play_all(bracket))
+    assert places == {entrant: (entrant, entrant) for entrant in range(1, 9)}
+
+
+def test_first_round_losers_with_byes_share_places():
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(12), table_size=2), placements=True)
+    places = knockout_places(bracket, play_all(bracket))
+    assert [places[e] for e in (5, 8, 9, 12)] == [(5, 5), (8, 8), (9, 12), (9, 12)]
+
+
+def test_places_without_third_place_are_shared():
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(6), table_size=2), third_place=False)
+    places = knockout_places(bracket, play_all(bracket))
+    assert places == {1: (1, 1), 2: (2, 2), 3: (3, 4), 4: (3, 4), 5: (5, 6), 6: (5, 6)}
+
+
+def test_places_of_a_running_knockout_leave_out_who_still_plays():
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(8), table_size=2))
+    first_round = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    assert knockout_places(bracket, {1: first_round}) == {5: (5, 8), 6: (5, 8), 7: (5, 8), 8: (5, 8)}
+
+
+def test_tables_of_four_placements_rank_everyone():
+    bracket = knockout_bracket(
+        PairingRequest(entrants=fake_entrants(16), table_size=4), advance=2, placements=True
+    )
+    places = knockout_places(bracket, play_all(bracket))
+    assert places == {entrant: (entrant, entrant) for entrant in range(1, 17)}

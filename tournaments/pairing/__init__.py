@@ -7,7 +7,8 @@ Public API (the contract in the pairing brief; fields and functions may be added
 
 * :func:`swiss_pair` -- one Swiss round.
 * :func:`round_robin_rounds` -- all rounds of a (double) round robin.
-* :func:`knockout_bracket`, :func:`knockout_next_round` -- single elimination, top K per table.
+* :func:`knockout_bracket`, :func:`knockout_next_round` -- single elimination, top K per table,
+  third place and optional placement tables; :func:`knockout_places` -- the final places.
 * :func:`stage_knockout` -- the knockout stage after groups or Swiss, from the standings order.
 * :func:`check_round` -- warnings for a manually edited round.
 * :func:`assign_seats` -- seat order and starting seat, balanced over the tournament.
@@ -16,7 +17,12 @@ Errors in the input raise :class:`PairingError` (a ``ValueError``) with a human 
 """
 
 from tournaments.pairing.checks import check_round
-from tournaments.pairing.knockout import knockout_bracket, knockout_next_round, stage_knockout
+from tournaments.pairing.knockout import (
+    knockout_bracket,
+    knockout_next_round,
+    knockout_places,
+    stage_knockout,
+)
 from tournaments.pairing.round_robin import round_robin_rounds
 from tournaments.pairing.seats import assign_seats, seat_spread
 from tournaments.pairing.swiss import swiss_pair
@@ -50,6 +56,7 @@ __all__ = [
     "check_round",
     "knockout_bracket",
     "knockout_next_round",
+    "knockout_places",
     "round_robin_rounds",
     "seat_spread",
     "stage_knockout",

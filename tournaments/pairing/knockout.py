@@ -32,14 +32,55 @@ from tournaments.pairing.values import (
     PairingResult,
 )
 
+MAIN = "main"
 THIRD_PLACE = "third_place"
+PLACEMENT = "placement"
 
 
-def knockout_bracket(request: PairingRequest, *, advance: int = 1, third_place: bool = True) -> Bracket:
+@dataclasses.dataclass(frozen=True)
+class _Class:
+    """Tables of one round that play for the same range of places (best_place onwards)."""
+
+    best_place: int
+    positions: list[int]
+    kind: str
+
+
+def _band_kind(
+    bracket_class: _Class, band: int, last_table_next: bool, third_place: bool, placements: bool
+) -> str | None:
+    """Which kind of table the entrants finishing in ``band`` of a class go on to (None: they stop)."""
+    if band == 0:
+        return bracket_class.kind
+    if placements:
+        return (
+            PLACEMENT if not (bracket_class.kind == MAIN and band == 1 and last_table_next) else THIRD_PLACE
+        )
+    if third_place and bracket_class.kind == MAIN and band == 1 and last_table_next:
+        return THIRD_PLACE
+    return None
+
+
+def _numbered(tables: list[BracketTable]) -> list[BracketTable]:
+    """Table numbers for the played tables, best places first (the final is table 1)."""
+    order = sorted(range(len(tables)), key=lambda index: (tables[index].best_place, index))
+    numbers: dict[int, int] = {}
+    for index in order:
+        if tables[index].size >= 2:
+            numbers[index] = len(numbers) + 1
+    return [dataclasses.replace(table, number=numbers.get(index)) for index, table in enumerate(tables)]
+
+
+def knockout_bracket(
+    request: PairingRequest, *, advance: int = 1, third_place: bool = True, placements: bool = False
+) -> Bracket:
     """The whole bracket; round 1 tables from the seeds (1 v 16, 8 v 9, ...), byes to the top seeds.
 
     Seeds follow ``request.first_round`` ("seed": the organiser's seeds, "rating", or "random").
     ``advance``: how many entrants of each table go through (K); the table size must be a multiple.
+    ``placements``: the entrants who do not advance keep playing for their places (5th-8th, ...) in
+    classes of their own, so every place is decided; entrants who go out in a first round with byes or
+    short tables share their places.
     """
     validate_request(request)
     size = request.table_size
@@ -102,44 +143,58 @@ def knockout_bracket(request: PairingRequest, *, advance: int = 1, third_place: 
         BracketRound(1, _round_name(len(first_tables), rounds == 1, size, slots), tuple(first_tables))
     ]
     previous = first_tables
+    classes = [_Class(best_place=1, positions=[table.position for table in first_tables], kind=MAIN)]
     for round_number in range(2, rounds + 1):
         tables: list[BracketTable] = []
-        for position in range(1, len(previous) // feeders + 1):
-            sources = tuple(
-                BracketSource(position=feeder.position, place=place)
-                for feeder in previous[(position - 1) * feeders : position * feeders]
-                for place in range(1, min(advance, feeder.size) + 1)
-            )
-            tables.append(
-                BracketTable(position=position, number=position, size=len(sources), sources=sources)
-            )
-        if round_number == rounds and third_place:
-            losers = [
-                BracketSource(position=feeder.position, place=place)
-                for place in range(advance + 1, size + 1)
-                for feeder in previous
-                if feeder.number is not None and place <= feeder.size
-            ][:size]
-            if len(losers) >= 2:
-                tables.append(
-                    BracketTable(
-                        position=len(tables) + 1,
-                        number=len(tables) + 1,
-                        size=len(losers),
-                        sources=tuple(losers),
-                        kind=THIRD_PLACE,
+        next_classes: list[_Class] = []
+        for bracket_class in classes:
+            feeder_tables = [previous[position - 1] for position in bracket_class.positions]
+            if len(feeder_tables) < feeders:  # this class has played its last table
+                continue
+            # after a first round with byes or short tables the lower bands would be uneven: those
+            # entrants share their places instead of playing on (the third-place table still plays)
+            uneven = any(table.number is None or table.size < size for table in feeder_tables)
+            for band in range(feeders):
+                kind = _band_kind(bracket_class, band, len(feeder_tables) == feeders, third_place, placements)
+                if kind is None or (band > 0 and uneven and kind != THIRD_PLACE):
+                    continue
+                positions: list[int] = []
+                for group in range(len(feeder_tables) // feeders):
+                    sources = tuple(
+                        BracketSource(position=feeder.position, place=place)
+                        for feeder in feeder_tables[group * feeders : (group + 1) * feeders]
+                        if band == 0 or feeder.number is not None
+                        for place in range(band * advance + 1, min((band + 1) * advance, feeder.size) + 1)
                     )
-                )
+                    if len(sources) < 2 and band > 0:
+                        continue
+                    tables.append(
+                        BracketTable(
+                            position=len(tables) + 1,
+                            number=None,
+                            size=len(sources),
+                            sources=sources,
+                            kind=kind,
+                            best_place=bracket_class.best_place + band * advance * len(feeder_tables),
+                        )
+                    )
+                    positions.append(len(tables))
+                if positions:
+                    next_classes.append(_Class(tables[positions[0] - 1].best_place, positions, kind))
+        tables = _numbered(tables)
+        main_tables = sum(1 for table in tables if table.kind == MAIN)
         name = _round_name(
-            len(tables), round_number == rounds, size, size * feeders ** (rounds - round_number)
+            main_tables, round_number == rounds, size, size * feeders ** (rounds - round_number)
         )
         bracket_rounds.append(BracketRound(round_number, name, tuple(tables)))
-        previous = [table for table in tables if table.kind != THIRD_PLACE]
+        previous = tables
+        classes = next_classes
 
     return Bracket(
         table_size=size,
         advance=advance,
         third_place=third_place,
+        placements=placements,
         seeding=tuple(seeded_ids),
         rounds=tuple(bracket_rounds),
         first_round=PairingResult(tables=seated, byes=tuple(byes)),
@@ -189,16 +244,22 @@ def knockout_next_round(
     if done >= len(bracket.rounds):
         raise PairingError("The final has been played: the bracket is complete.")
     current = bracket.rounds[done - 1]
+    following = bracket.rounds[done]
+    needed = {source.position for table in following.tables for source in table.sources}
+    numbers = {table.number for table in current.tables if table.number is not None}
+    unknown = sorted(set(finished) - numbers)
+    if unknown:
+        raise PairingError(f"Round {done} has no table {unknown[0]}.")
     placings: dict[int, tuple[int, ...]] = {}  # bracket position -> entrants, best first
     seen: set[int] = set()
     for table in current.tables:
-        if table.kind == THIRD_PLACE:
-            continue
         if table.number is None:
             placings[table.position] = table.entrant_ids
             continue
         if table.number not in finished:
-            raise PairingError(f"Round {done}, table {table.number} has no result yet.")
+            if table.position in needed:
+                raise PairingError(f"Round {done}, table {table.number} has no result yet.")
+            continue
         order = tuple(finished[table.number])
         if len(order) != table.size or len(set(order)) != len(order):
             raise PairingError(
@@ -212,7 +273,6 @@ def knockout_next_round(
             raise PairingError(f"Round {done}: an entrant finished at two tables.")
         seen.update(order)
         placings[table.position] = order
-    following = bracket.rounds[done]
     tables = [
         [placings[source.position][source.place - 1] for source in table.sources]
         for table in following.tables
@@ -256,6 +316,7 @@ def stage_knockout(
     table_size: int = 2,
     advance: int = 1,
     third_place: bool = True,
+    placements: bool = False,
 ) -> Bracket:
     """Knockout of the top ``qualifiers`` of each standings list (one list for Swiss, one per group).
 
@@ -282,4 +343,56 @@ def stage_knockout(
         table_size=table_size,
         first_round="seed",
     )
-    return knockout_bracket(request, advance=advance, third_place=third_place)
+    return knockout_bracket(request, advance=advance, third_place=third_place, placements=placements)
+
+
+def knockout_places(
+    bracket: Bracket, results: Mapping[int, Mapping[int, Sequence[int]]]
+) -> dict[int, tuple[int, int]]:
+    """Final places of the entrants whose knockout is over: entrant id -> (best, worst) place.
+
+    ``results``: round number -> table number -> entrant ids in finishing order. Entrants who went
+    out at the same stage with the same finishing place share a range (two losing semi-finalists
+    without a third-place table: (3, 4)); a table that decides its places alone gives single places.
+    Entrants still playing are left out.
+    """
+    places: dict[int, tuple[int, int]] = {}
+    for bracket_round in bracket.rounds:
+        finished = results.get(bracket_round.number, {})
+        following = (
+            bracket.rounds[bracket_round.number] if bracket_round.number < len(bracket.rounds) else None
+        )
+        going_on = (
+            {(source.position, source.place) for table in following.tables for source in table.sources}
+            if following is not None
+            else set()
+        )
+        groups: dict[tuple[str, int], list[BracketTable]] = {}
+        for table in bracket_round.tables:
+            groups.setdefault((table.kind, table.best_place), []).append(table)
+        for (_, best_place), tables in groups.items():
+            if any(table.number is not None and table.number not in finished for table in tables):
+                continue  # the stage is not over: nobody's place in it is known yet
+            orders = {
+                table.position: (
+                    tuple(finished[table.number]) if table.number is not None else table.entrant_ids
+                )
+                for table in tables
+            }
+            by_place: dict[int, list[int]] = {}
+            for order in orders.values():
+                for place, entrant_id in enumerate(order, start=1):
+                    by_place.setdefault(place, []).append(entrant_id)
+            offset = 0
+            for place in sorted(by_place):
+                ids = by_place[place]
+                for table in tables:
+                    order = orders[table.position]
+                    if (
+                        len(order) >= place
+                        and (table.position, place) not in going_on
+                        and (table.number is not None or following is None)
+                    ):
+                        places[order[place - 1]] = (best_place + offset, best_place + offset + len(ids) - 1)
+                offset += len(ids)
+    return places

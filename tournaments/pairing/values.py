@@ -100,7 +100,8 @@ class BracketTable:
     entrant_ids: tuple[int, ...] = ()  # known in round 1; later rounds: see knockout_next_round
     seeds: tuple[int, ...] = ()  # round 1: the seeds of entrant_ids
     sources: tuple[BracketSource, ...] = ()  # later rounds: where the entrants come from
-    kind: str = "main"  # "main" | "third_place"
+    kind: str = "main"  # "main" | "third_place" | "placement"
+    best_place: int = 1  # the best place the entrants of this table still play for
 
 
 @dataclass(frozen=True)
@@ -118,3 +119,4 @@ class Bracket:
     seeding: tuple[int, ...]  # entrant ids in seed order (index 0 = seed 1)
     rounds: tuple[BracketRound, ...]
     first_round: PairingResult  # round 1 as a pairing (played tables and byes)
+    placements: bool = False  # non-advancing entrants play on for their places
