@@ -116,7 +116,11 @@ def parse_play(raw: Any, path: str, deck: dict[str, int], *, top: bool) -> Play:
             + ", ".join(ACTION_KEYS)
             + (f"; found {', '.join(present)}." if present else "."),
         )
-    seat = expect_seat(obj["seat"], path + "/seat", 4) if "seat" in obj else None
+    seat: int | None = None
+    if "seat" in obj:
+        seat = obj["seat"]
+        if not (type(seat) is int and 0 <= seat < 4):
+            seat = expect_seat(seat, path + "/seat", 4)
     card = obj["card"]
     if type(card) is not str:
         card = expect_str(card, path + "/card")

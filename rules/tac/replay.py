@@ -115,8 +115,12 @@ class Replay:
         h_path = path + "/hands"
         raw_hands = _seat_list(deal["hands"], h_path, cfg)
         hands: list[list[str]] = [[] for _ in range(4)]
+        deck = cfg.deck
         for s, raw in enumerate(raw_hands):
-            hands[s] = parse_cards(raw, f"{h_path}/{s}", cfg.deck)
+            if type(raw) is list and all(type(c) is str and c in deck for c in raw):
+                hands[s] = list(raw)
+            else:
+                hands[s] = parse_cards(raw, f"{h_path}/{s}", deck)
         for s in range(4):
             want = size if s in cfg.active else 0
             if len(hands[s]) != want:

@@ -489,7 +489,7 @@ class TacState:
 
         if rng is not None:
             first = True
-            if rng.random() < 0.5:
+            if rng.random() < 0.85:
                 singles = [
                     (p, to)
                     for c in self.movable(seat)
