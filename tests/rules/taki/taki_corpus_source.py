@@ -8,6 +8,7 @@ first) or a full deal, a list of entries, and the expected verdict in ``x_expect
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from pathlib import Path
@@ -68,10 +69,13 @@ def setup_case(
         discard = rest + discard
         stock = stock_top
         for entry in turns:
-            if entry.get("reshuffle") == "REST":
+            marker = entry.get("reshuffle")
+            if marker == "REST":
                 entry["reshuffle"] = list(reversed(rest))
-            elif entry.get("reshuffle") == "REST-1":
+            elif marker == "REST-1":
                 entry["reshuffle"] = list(reversed(rest))[1:]
+            elif isinstance(marker, list) and marker[:1] == ["REST"]:
+                entry["reshuffle"] = list(reversed(rest)) + marker[1:]
     else:
         stock = stock_top + rest
     seats = len(hands)
@@ -957,6 +961,90 @@ rec = deal_record(
 )
 rec["deals"][0]["turns"] = [{"seat": 0, "draw": True}]
 add("deal_first_seat_bad", rec)
+
+
+# ---------------------------------------------------------------- readings pinned in docs/rules/taki.md
+
+rec = copy.deepcopy(CASES["match_colour"])
+del rec["variant"]["seats"]
+rec["comment"] = "Reading: without variant.seats the players' seats give the number of seats. " + Q_MATCH
+add("variant_seats_default", rec)
+setup_case(
+    "variant_tournament_hand_size_bad",
+    "Jeder Spieler beginnt das Spiel auf Phase 8, d.h. er erhält 8 Karten.",
+    bad("bad_variant", "/variant/hand_size"),
+    [],
+    hands=H3,
+    variant={"tournament": True, "hand_size": 7},
+)
+Q_JOKER = "Reading: a SuperTAKI on the pile is a TAKI of the lead colour (TAKI-Joker), so taki_g matches it by symbol."
+setup_case(
+    "supertaki_symbol",
+    Q_JOKER,
+    ok(),
+    [P(0, "taki_g", "7g", close=True)],
+    hands=[["taki_g", "7g", "9b"], H3[1], H3[2]],
+    discard=["3r", "supertaki", "king"],
+    lead_color="r",
+)
+setup_case(
+    "supertaki_symbol_bad",
+    Q_JOKER + " 9b matches neither red nor TAKI.",
+    bad("illegal_move", T0 + "0/play/0"),
+    [P(0, "9b")],
+    hands=[["taki_g", "7g", "9b"], H3[1], H3[2]],
+    discard=["3r", "supertaki", "king"],
+    lead_color="r",
+)
+setup_case(
+    "breaker_own_last_card",
+    Q_LAST + " Reading: the call counts the cards left after the plays, before the breaker's three.",
+    ok(),
+    [P(0, "breaker", last_card=True)],
+    hands=[["breaker", "9b"], H3[1], H3[2]],
+)
+setup_case(
+    "plus3_king_kept",
+    Q_KING3 + " Reading: a seat that does not open with its King draws the 3, and then a King "
+    "cannot open its turn; nothing else fits, so it draws.",
+    ok(),
+    [P(0, "plus3"), D(1)],
+    hands=[["plus3", "5r", "9b"], ["king", "4b", "8y"], ["6r", "6g", "1b"]],
+    stock_top=["1y", "4y", "6y"],
+)
+setup_case(
+    "plus3_reshuffle",
+    Q_RESHUFFLE + " Reading: the +3 draws belong to the next entry, which carries the reshuffle.",
+    ok(),
+    [P(0, "plus3"), P(1, "3g", reshuffle=["REST", "3r"])],
+    hands=[["plus3", "5r", "9b"], ["3g", "8y", "1g"], ["6y", "6g", "1b"]],
+    stock_top=["4y", "1y"],
+    rest_to_discard=True,
+)
+setup_case(
+    "plus3_reshuffle_bad",
+    Q_RESHUFFLE + " The +3 player's own entry draws nothing.",
+    bad("deck_mismatch", T0 + "0/reshuffle"),
+    [P(0, "plus3", reshuffle=["REST", "3r"]), D(1)],
+    hands=[["plus3", "5r", "9b"], ["4b", "8y", "1g"], ["6y", "6g", "1b"]],
+    stock_top=["4y", "1y"],
+    rest_to_discard=True,
+)
+ALL_BUT_LEAD = [c for c in deck_cards()]
+ALL_BUT_LEAD.remove("plus2_r")
+setup_case(
+    "draws_lapse",
+    "Spec 7: if both piles are empty, the remaining draws lapse.",
+    ok(),
+    [D(0), P(1, "plus2_g")],
+    hands=[ALL_BUT_LEAD[0::3], ALL_BUT_LEAD[1::3], ALL_BUT_LEAD[2::3]],
+    discard=["plus2_r"],
+    pending={"plus2": 2},
+)
+rec = copy.deepcopy(CASES["match_colour"])
+rec["deals"] = []
+rec["comment"] = "Spec 2: deals may be empty; the setup alone is a valid position."
+add("no_deal_yet", rec)
 
 
 def random_cases() -> None:
