@@ -38,6 +38,7 @@ from tournaments.services.entrants import (
 from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
 from tournaments.services.tournaments import tournament_create, tournament_finish
 from tournaments.views.page_data import export_links, round_table_views, tournament_profile
+from tournaments.views.service_messages import translated_sentence
 
 
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -55,7 +56,7 @@ def _manage_url(tournament: Tournament, anchor: str = "") -> str:
 
 
 def _report_error(request: HttpRequest, error: TournamentError) -> None:
-    messages.error(request, error.message)
+    messages.error(request, translated_sentence(error.message))
 
 
 @login_required
@@ -153,7 +154,10 @@ def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
             entrants = entrants_import_csv(actor=request.user, tournament=tournament, csv_text=form.cleaned_data["text"])
         except TournamentError as error:
             add_service_error(form, error)
-            row_errors = list(error.details.get("rows") or [])
+            row_errors = [
+                {"row": problem.get("row"), "message": translated_sentence(str(problem.get("message", "")))}
+                for problem in error.details.get("rows") or []
+            ]
         else:
             messages.success(request, _("%(count)d entrants imported.") % {"count": len(entrants)})
             return redirect(_manage_url(tournament, "entrants"))
@@ -183,7 +187,7 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
     try:
         entrant = service(actor=request.user, entrant=entrant)
     except TournamentError as error:
-        error_message = error.message
+        error_message = translated_sentence(error.message)
     if request.htmx:  # type: ignore[attr-defined]
         # The row is swapped in place; its message is shown in the row, not queued for the next page.
         entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
@@ -219,7 +223,11 @@ def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) 
     shown = []
     for warning in warnings or []:
         ids = [i for i in warning.get("entrant_ids", []) if isinstance(i, int)]
-        shown.append({**warning, "names": [names.get(i, f"#{i}") for i in ids]})
+        shown.append({
+            **warning,
+            "message": translated_sentence(str(warning.get("message", ""))),
+            "names": [names.get(i, f"#{i}") for i in ids],
+        })
     return shown
 
 
@@ -255,9 +263,12 @@ def manage_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 )
             except TournamentError as error:
                 problems = _warnings_with_names(list(error.details.get("problems") or []), names) or [
-                    {"code": error.code, "message": error.message, "names": []}
+                    {"code": error.code, "message": translated_sentence(error.message), "names": []}
                 ]
-                messages.error(request, _("The round was not changed: %(message)s") % {"message": error.message})
+                messages.error(
+                    request,
+                    _("The round was not changed: %(message)s") % {"message": translated_sentence(error.message)},
+                )
             else:
                 if warnings:
                     messages.warning(request, _("Round saved with warnings; check them before publishing."))
