@@ -1269,6 +1269,60 @@ case(
     ],
 )
 
+case(
+    "teufel_then_discard_refused",
+    "Grundsätzlich gilt: Die allgemeinen Regeln gelten auch für die Meisterversion. (Wer kann – der muss! also for the card the devil plays for the victim)",
+    invalid("must_play", T + "0/then"),
+    variant=MASTER,
+    marbles=[[], [20], [], []],
+    hands=[["teufel"], ["5", "9"], ["9"], ["9"]],
+    turns=[{"seat": 0, "card": "teufel", "then": {"card": "9", "discard": True}}],
+)
+case(
+    "narr_then_discard",
+    "Der Spieler, der den Narr gespielt hat, muss von seinen neu erhaltenen Karten sofort eine Karte spielen (discarded when none of them can be used)",
+    valid(),
+    variant=MASTER,
+    hands=[["narr", "5"], ["9"], ["9"], ["9"]],
+    turns=[{"seat": 0, "card": "narr", "then": discard(0, "9")}, discard(1, "9"), discard(2, "9"), discard(3, "5")],
+)
+case(
+    "tac_chain_of_four",
+    "Es können auch drei oder alle vier TAC-Karten hintereinander gespielt werden.",
+    valid(),
+    marbles=[[], [], [], [50]],
+    last=discard(0, "9"),
+    hands=[["tac"], ["13", "tac"], ["tac", "9"], ["tac", "9"]],
+    to_move=1,
+    turns=[
+        enter(1, "13"),
+        enter(2, "tac", **{"as": "13"}),
+        mv(3, "tac", (50, 63), **{"as": "13"}),
+        enter(0, "tac", **{"as": "13"}),
+        mv(1, "tac", (16, 29), **{"as": "13"}),
+        discard(2, "9"),
+        mv(3, "9", (63, 8)),
+    ],
+)
+case(
+    "tac_chain_of_four_twin",
+    "Es können auch drei oder alle vier TAC-Karten hintereinander gespielt werden. (the fourth TAC restores the position after the third: seat 3 stands on 63, not 50)",
+    invalid("illegal_move", T + "6/moves/0"),
+    marbles=[[], [], [], [50]],
+    last=discard(0, "9"),
+    hands=[["tac"], ["13", "tac"], ["tac", "9"], ["tac", "9"]],
+    to_move=1,
+    turns=[
+        enter(1, "13"),
+        enter(2, "tac", **{"as": "13"}),
+        mv(3, "tac", (50, 63), **{"as": "13"}),
+        enter(0, "tac", **{"as": "13"}),
+        mv(1, "tac", (16, 29), **{"as": "13"}),
+        discard(2, "9"),
+        mv(3, "9", (50, 59)),
+    ],
+)
+
 # ---------------------------------------------------------------------------------------- setup and variants
 case(
     "setup_two_marbles_one_field",
