@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from typing import Any
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from tournaments.pairing import PairingRequest, knockout_bracket, round_robin_rounds, swiss_pair
 from tournaments.pairing.costs import PairCosts

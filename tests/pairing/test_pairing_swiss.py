@@ -90,7 +90,7 @@ def test_score_difference_outweighs_club():
     request = PairingRequest(entrants=entrants, table_size=2, round_number=2, avoid_same_club=True)
     result = swiss_pair(request)
     assert frozenset((1, 2)) in {frozenset(t.entrant_ids) for t in result.tables}
-    assert "forbidden_pair" in [w.code for w in result.warnings]
+    assert "same_club" in [w.code for w in result.warnings]
 
 
 def test_forbidden_pair_kept_apart_at_tables_of_three():

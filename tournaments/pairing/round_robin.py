@@ -262,8 +262,8 @@ def _seated(
             )
         )
         entrants = seats_recorded(entrants, seated)
-        for table in seated:
-            met.update(frozenset(pair) for pair in itertools.combinations(table.entrant_ids, 2))
+        for seated_table in seated:
+            met.update(frozenset(pair) for pair in itertools.combinations(seated_table.entrant_ids, 2))
     return tuple(results)
 
 

@@ -15,7 +15,7 @@ import dataclasses
 import itertools
 from collections.abc import Iterable, Sequence
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from tournaments.pairing.values import PairedTable, PairingEntrant, PairingError, PairingRequest
 
@@ -61,11 +61,11 @@ def _seat_order(entrants: Sequence[PairingEntrant]) -> list[PairingEntrant]:
     for index, entrant in enumerate(entrants):
         for position in range(len(entrants)):
             graph.add_edge(("entrant", index), ("seat", position), weight=_count(entrant, position))
-    order: list[PairingEntrant | None] = [None] * len(entrants)
+    seating: list[PairingEntrant | None] = [None] * len(entrants)
     for first, second in nx.min_weight_matching(graph):
         entrant_node, seat_node = (first, second) if first[0] == "entrant" else (second, first)
-        order[seat_node[1]] = entrants[entrant_node[1]]
-    return [entrant for entrant in order if entrant is not None]
+        seating[seat_node[1]] = entrants[entrant_node[1]]
+    return [entrant for entrant in seating if entrant is not None]
 
 
 def _start_seat(order: Sequence[PairingEntrant]) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from tournaments.pairing.costs import PairCosts
 from tournaments.pairing.grouping import consecutive_tables, improve_tables, spread_tables
@@ -191,10 +191,12 @@ def finish_round(
                         )
                     )
                 elif costs.is_conflict(first, second):
+                    forbidden = frozenset((first, second)) in request.forbidden_pairs
                     warnings.append(
                         PairingWarning(
-                            WarningCode.FORBIDDEN_PAIR.value,
-                            f"Entrants {first} and {second} (same club or kept apart) meet at table {table.number}.",
+                            (WarningCode.FORBIDDEN_PAIR if forbidden else WarningCode.SAME_CLUB).value,
+                            f"Entrants {first} and {second} ({'kept apart' if forbidden else 'same club'})"
+                            f" meet at table {table.number}.",
                             (first, second),
                             table.number,
                         )

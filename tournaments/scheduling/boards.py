@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from tournaments.pairing.values import PairedTable
 from tournaments.scheduling.values import Board, BoardAssignment, SchedulingError

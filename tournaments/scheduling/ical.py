@@ -106,4 +106,4 @@ def _calendar(title: str, events: Sequence[CalendarEvent], generated_at: datetim
         if event.url:
             entry.add("url", event.url)
         calendar.add_component(entry)
-    return calendar.to_ical()
+    return bytes(calendar.to_ical())
