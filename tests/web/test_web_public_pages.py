@@ -96,3 +96,26 @@ def test_pages_load_without_javascript(client: Client, tac_tournament: Tournamen
     assert "<noscript" not in page
     assert page.count("<script") == 1  # only the deferred htmx enhancement
     assert 'name="viewport"' in page
+
+
+def test_tournament_page_queries_do_not_grow_with_tables(
+    client: Client, organiser: Any, django_assert_max_num_queries: Any
+) -> None:
+    """The tournament page loads rounds, tables, seats and results in a fixed number of queries."""
+    from tournaments.services.entrants import entrant_register
+    from tournaments.services.results import result_override
+    from tournaments.services.rounds import round_publish
+
+    tournament = tournament_create(actor=organiser, name="Big Cup", game="tac", rounds_planned=3)
+    for index in range(24):
+        entrant_register(actor=organiser, tournament=tournament, name=f"T{index}", player_names=[f"a{index}", f"b{index}"])
+    for _ in range(2):
+        round_ = round_publish(actor=organiser, round=round_generate(actor=organiser, tournament=tournament))
+        for table in round_.tables.filter(is_bye=False):
+            first, second = [s.entrant_id for s in table.seats.order_by("position")]
+            result_override(actor=organiser, table=table, scores={first: 8, second: 4})
+    with django_assert_max_num_queries(15):
+        response = client.get(reverse("web:tournament-detail", args=[tournament.slug]))
+    assert response.status_code == 200
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("web:round-detail", args=[tournament.slug, 2])).status_code == 200
