@@ -10,7 +10,6 @@ from typing import Any
 
 from rules.cards.deck import parse_cards
 from rules.core.errors import ErrorCode, RecordError
-from rules.core.pointer import child
 from rules.core.reader import check_keys, expect_bool, expect_list, expect_object, expect_seat, expect_str
 from rules.taki.game import Variant
 
@@ -51,23 +50,23 @@ def played_token(played: Played) -> str:
 def parse_entry(raw: Any, path: str, variant: Variant) -> Entry:
     obj = expect_object(raw, path)
     check_keys(obj, path, required=("seat",), optional=ENTRY_KEYS)
-    seat = expect_seat(obj["seat"], child(path, "seat"), variant.seats)
+    seat = expect_seat(obj["seat"], f"{path}/seat", variant.seats)
     play: list[Played] = []
     if "play" in obj:
-        items = expect_list(obj["play"], child(path, "play"))
+        items = expect_list(obj["play"], f"{path}/play")
         if not items:
-            raise RecordError(ErrorCode.MALFORMED, child(path, "play"), "`play` must list at least one card.")
+            raise RecordError(ErrorCode.MALFORMED, f"{path}/play", "`play` must list at least one card.")
         for i, item in enumerate(items):
-            p_path = child(path, "play", i)
+            p_path = f"{path}/play/{i}"
             play.append(variant.deck.parse_played(expect_str(item, p_path), p_path))
-    draw = expect_bool(obj["draw"], child(path, "draw")) if "draw" in obj else False
+    draw = expect_bool(obj["draw"], f"{path}/draw") if "draw" in obj else False
     if not play and not draw:
         raise RecordError(ErrorCode.MALFORMED, path, "An entry either plays cards or draws (`draw`: true).")
-    close = expect_bool(obj["close"], child(path, "close")) if "close" in obj else False
-    last_card = expect_bool(obj["last_card"], child(path, "last_card")) if "last_card" in obj else False
+    close = expect_bool(obj["close"], f"{path}/close") if "close" in obj else False
+    last_card = expect_bool(obj["last_card"], f"{path}/last_card") if "last_card" in obj else False
     reshuffle: tuple[str, ...] | None = None
     if "reshuffle" in obj:
-        reshuffle = tuple(parse_cards(obj["reshuffle"], child(path, "reshuffle"), variant.deck.counts))
+        reshuffle = tuple(parse_cards(obj["reshuffle"], f"{path}/reshuffle", variant.deck.counts))
     return Entry(
         seat=seat, play=tuple(play), draw=draw, close=close, last_card=last_card, reshuffle=reshuffle
     )

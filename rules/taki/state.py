@@ -13,7 +13,6 @@ from enum import IntEnum
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
-from rules.core.pointer import child
 from rules.taki.actions import Entry, Played, parse_entry
 from rules.taki.cards import (
     BREAKER,
@@ -218,7 +217,7 @@ class TakiState:
         if entry.seat != self.to_move:
             raise _error(
                 ErrorCode.WRONG_SEAT,
-                child(path, "seat"),
+                f"{path}/seat",
                 f"Seat {self.to_move} is to play, not seat {entry.seat}.",
             )
         self._begin_turn(entry.seat)
@@ -226,7 +225,7 @@ class TakiState:
             self._draw_turn(entry, path)
         else:
             for i, (card, chosen) in enumerate(entry.play):
-                self._play_card(card, chosen, child(path, "play", i))
+                self._play_card(card, chosen, f"{path}/play/{i}")
             self._finish_turn(entry.draw, entry.close, entry.last_card, path)
         self._close_entry(path)
         return self._recorded
@@ -244,7 +243,7 @@ class TakiState:
         if self._reshuffle is not None and not self._reshuffle_used:
             raise _error(
                 ErrorCode.DECK_MISMATCH,
-                child(path, "reshuffle"),
+                f"{path}/reshuffle",
                 "The entry carries a reshuffle, but no draw in it found the stock empty.",
             )
 
@@ -274,7 +273,7 @@ class TakiState:
             if Counter(self._reshuffle) != Counter(rest):
                 raise _error(
                     ErrorCode.DECK_MISMATCH,
-                    child(self._path, "reshuffle"),
+                    f"{self._path}/reshuffle",
                     "The reshuffle is not the discard pile minus its top card.",
                 )
             new = self._reshuffle
@@ -304,15 +303,15 @@ class TakiState:
         seat = entry.seat
         if len(entry.play) > 1:
             raise _error(
-                ErrorCode.ILLEGAL_MOVE, child(path, "play", 1), "A +3 Breaker answering a +3 is played alone."
+                ErrorCode.ILLEGAL_MOVE, f"{path}/play/{1}", "A +3 Breaker answering a +3 is played alone."
             )
         if entry.draw:
-            raise _error(ErrorCode.ILLEGAL_MOVE, child(path, "draw"), "A +3 Breaker answer does not draw.")
+            raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/draw", "A +3 Breaker answer does not draw.")
         if entry.close:
-            raise _error(ErrorCode.ILLEGAL_MOVE, child(path, "close"), "There is no TAKI run to close.")
+            raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/close", "There is no TAKI run to close.")
         hand = self.hands[seat]
         if BREAKER not in hand:
-            raise _error(ErrorCode.CARD_NOT_IN_HAND, child(path, "play", 0), f"Seat {seat} holds no breaker.")
+            raise _error(ErrorCode.CARD_NOT_IN_HAND, f"{path}/play/{0}", f"Seat {seat} holds no breaker.")
         hand.remove(BREAKER)
         self.discard.append(BREAKER)
         p = self.plus3_by
@@ -480,7 +479,7 @@ class TakiState:
         if said and left != 1:
             raise _error(
                 ErrorCode.ILLEGAL_MOVE,
-                child(path, "last_card"),
+                f"{path}/last_card",
                 f"`last_card` is said when a turn leaves exactly one card; this one leaves {left}.",
             )
 
@@ -491,37 +490,35 @@ class TakiState:
         if need == Need.RUN:
             raise _error(
                 ErrorCode.MISSING_ACTION,
-                child(path, "play"),
+                f"{path}/play",
                 f"The TAKI run must go on with every {self._run_color} card seat {seat} holds.",
             )
         if need == Need.PLUS:
             if not draw:
                 raise _error(
                     ErrorCode.MISSING_ACTION,
-                    child(path, "play"),
+                    f"{path}/play",
                     "A Plus needs a second card, or `draw` when none can follow.",
                 )
             if self.options():
                 raise _error(
                     ErrorCode.MUST_PLAY,
-                    child(path, "draw"),
+                    f"{path}/draw",
                     "A card can follow the Plus; drawing is not allowed.",
                 )
         elif draw:
             raise _error(
                 ErrorCode.ILLEGAL_MOVE,
-                child(path, "draw"),
+                f"{path}/draw",
                 "Only a Plus that cannot be followed ends with a draw.",
             )
         if close:
             if self._pending_run is None:
-                raise _error(
-                    ErrorCode.ILLEGAL_MOVE, child(path, "close"), "There is no open TAKI run to close."
-                )
+                raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/close", "There is no open TAKI run to close.")
             if self._run_alone:
                 raise _error(
                     ErrorCode.ILLEGAL_MOVE,
-                    child(path, "close"),
+                    f"{path}/close",
                     "A TAKI played alone cannot be closed by its own player.",
                 )
         elif self._pending_run is not None:
@@ -541,9 +538,9 @@ class TakiState:
     def _draw_turn(self, entry: Entry, path: str) -> None:
         seat = entry.seat
         if entry.close:
-            raise _error(ErrorCode.ILLEGAL_MOVE, child(path, "close"), "A drawing turn closes nothing.")
+            raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/close", "A drawing turn closes nothing.")
         if entry.last_card:
-            raise _error(ErrorCode.ILLEGAL_MOVE, child(path, "last_card"), "A drawing turn plays no card.")
+            raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/last_card", "A drawing turn plays no card.")
         if self.plus2 > 0:
             k = self.plus2
             self.plus2 = 0
@@ -552,7 +549,7 @@ class TakiState:
             if self.options():
                 raise _error(
                     ErrorCode.MUST_PLAY,
-                    child(path, "draw"),
+                    f"{path}/draw",
                     f"Seat {seat} can play a card, so it may not draw.",
                 )
             self._draw(seat, 1)
