@@ -7,7 +7,7 @@ from typing import Any, Final, NamedTuple
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child
 from rules.core.reader import check_keys, expect_list, expect_object, expect_seat
-from rules.tock.cards import STEPS, SWAP_CARD, parse_card
+from rules.tock.cards import RANKS, STEPS, SWAP_CARD, parse_card
 from rules.track.board import Board
 
 ENTER: Final = "enter"
@@ -15,6 +15,7 @@ MOVES: Final = "moves"
 SWAP: Final = "swap"
 DISCARD: Final = "discard"
 ACTION_KEYS: Final[tuple[str, ...]] = (ENTER, MOVES, SWAP, DISCARD)
+CARDS: Final[frozenset[str]] = frozenset(RANKS)
 
 
 class TockAction(NamedTuple):
@@ -50,8 +51,54 @@ def _pair(raw: Any, path: str, board: Board) -> tuple[int, int]:
     return _position(items[0], path, 0, board), _position(items[1], path, 1, board)
 
 
-def parse_action(raw: Any, path: str, board: Board) -> TockAction:
+def home_tokens(board: Board) -> dict[str, int]:
+    """Every goal token of the board ("H2:3") with its position."""
+    first = board.ring
+    return {str(board.token(p)): p for p in range(first, first + board.home_slots * board.seats)}
+
+
+def _fast_action(raw: Any, board: Board, homes: dict[str, int]) -> TockAction | None:
+    """The common well-formed turn read without building any pointer; None sends it to the full reader."""
+    if type(raw) is not dict or len(raw) != 3:
+        return None
+    seat = raw.get("seat")
+    card = raw.get("card")
+    if type(seat) is not int or not 0 <= seat < board.seats or type(card) is not str or card not in CARDS:
+        return None
+    ring = board.ring
+    value = raw.get(MOVES)
+    if value is not None:
+        if type(value) is not list or not value:
+            return None
+        segments: list[tuple[int, int]] = []
+        for seg in value:
+            if type(seg) is not list or len(seg) != 2:
+                return None
+            a, b = seg
+            frm = a if type(a) is int and 0 <= a < ring else homes.get(a) if type(a) is str else None
+            to = b if type(b) is int and 0 <= b < ring else homes.get(b) if type(b) is str else None
+            if frm is None or to is None:
+                return None
+            segments.append((frm, to))
+        return TockAction(seat, card, MOVES, tuple(segments))
+    if raw.get(DISCARD) is True:
+        return TockAction(seat, card, DISCARD)
+    if raw.get(ENTER) is True:
+        return TockAction(seat, card, ENTER)
+    value = raw.get(SWAP)
+    if type(value) is list and len(value) == 2:
+        a, b = value
+        if type(a) is int and type(b) is int and 0 <= a < ring and 0 <= b < ring:
+            return TockAction(seat, card, SWAP, ((a, b),))
+    return None
+
+
+def parse_action(raw: Any, path: str, board: Board, homes: dict[str, int] | None = None) -> TockAction:
     """Read one turn object; schema problems are `malformed`, unknown card tokens `unknown_card`."""
+    if homes is not None:
+        fast = _fast_action(raw, board, homes)
+        if fast is not None:
+            return fast
     obj = expect_object(raw, path)
     check_keys(obj, path, required=("seat", "card"), optional=ACTION_KEYS)
     seat = obj["seat"]

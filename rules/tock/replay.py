@@ -17,7 +17,7 @@ from rules.core.reader import (
     parse_players,
     variant_dict,
 )
-from rules.tock.actions import parse_action
+from rules.tock.actions import CARDS, home_tokens, parse_action
 from rules.tock.cards import BAN_CARD, COPIES, parse_card
 from rules.tock.game import TockVariant, parse_variant
 from rules.tock.state import TockState
@@ -28,12 +28,13 @@ def _read_cards(raw: Any, path: str, counts: dict[str, int]) -> list[str]:
     """A list of card tokens, counted into the running deck cycle (a 5th copy is deck_mismatch)."""
     cards: list[str] = []
     for j, item in enumerate(expect_list(raw, path)):
-        cpath = f"{path}/{j}"
-        card = parse_card(item, cpath)
+        card = item if type(item) is str and item in CARDS else parse_card(item, f"{path}/{j}")
         counts[card] = counts.get(card, 0) + 1
         if counts[card] > COPIES:
             raise RecordError(
-                ErrorCode.DECK_MISMATCH, cpath, f"A fifth {card} in one deck cycle (the deck holds {COPIES})."
+                ErrorCode.DECK_MISMATCH,
+                f"{path}/{j}",
+                f"A fifth {card} in one deck cycle (the deck holds {COPIES}).",
             )
         cards.append(card)
     return cards
@@ -205,6 +206,7 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
     has_setup = "setup" in doc
     state = _read_setup(doc["setup"], variant) if has_setup else TockState.initial(variant)
     board = state.board
+    homes = home_tokens(board)
     deals = expect_list(doc["deals"], "/deals")
     for i, raw_deal in enumerate(deals):
         dpath = child("/deals", i)
@@ -253,5 +255,5 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
             tpath = f"{tpath_base}/{j}"
             if state.winners is not None:
                 raise RecordError(ErrorCode.GAME_ALREADY_OVER, tpath, "The game is already over.")
-            state.apply(parse_action(raw_turn, tpath, board), tpath)
+            state.apply(parse_action(raw_turn, tpath, board, homes), tpath)
     return ReplayOutcome(finished=state.winners is not None, result=state.outcome())
