@@ -29,7 +29,8 @@ from tournaments.pairing.simulation import fake_entrants, play_round, simulate_s
 
 def run() -> dict[str, Any]:
     return {
-        "swiss_2_per_table_1024": _swiss_two_large(),
+        "swiss_2_per_table_1024": _swiss_two_large(1024, draw_rate=0.0),
+        "swiss_2_per_table_1001_with_draws": _swiss_two_large(1001, draw_rate=0.15),
         "swiss_2_per_table_256_vs_complete_graph": _swiss_two_against_complete_graph(),
         "swiss_3_per_table_192": _swiss_three(),
         "round_robin": _round_robin(),
@@ -37,11 +38,12 @@ def run() -> dict[str, Any]:
     }
 
 
-def _swiss_two_large() -> dict[str, Any]:
-    simulation = simulate_swiss(1024, 2, 9, seed=2026)
+def _swiss_two_large(count: int, *, draw_rate: float) -> dict[str, Any]:
+    simulation = simulate_swiss(count, 2, 9, seed=2026, draw_rate=draw_rate)
     seconds = [r.seconds for r in simulation.rounds]
     return {
-        "entrants": 1024,
+        "entrants": count,
+        "draw_rate": draw_rate,
         "rounds": 9,
         "median_seconds_per_round": round(statistics.median(seconds), 3),
         "max_seconds_per_round": round(max(seconds), 3),
@@ -87,10 +89,10 @@ def _swiss_two_against_complete_graph() -> dict[str, Any]:
                     "complete_graph_seconds": round(time.perf_counter() - started, 2),
                 }
             )
-        entrants = play_round(entrants, result, rng)
+        entrants = play_round(entrants, result, rng, draw_rate=0.2)
         for table in result.tables:
             met.add(frozenset(table.entrant_ids))
-    return {"entrants": 255, "rounds": compared}
+    return {"entrants": 255, "draw_rate": 0.2, "rounds": compared}
 
 
 def _swiss_three() -> dict[str, Any]:

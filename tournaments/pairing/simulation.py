@@ -1,7 +1,8 @@
 """Seeded simulated tournaments on fake entrants: the benchmark, the tests and the demo use them.
 
 Results are random (a seeded ``random.Random``): at each table a random finishing order, the entrant
-in place p of a table of s earning s - 1 - p points (a win is 1 point at tables of 2).
+in place p of a table of s earning s - 1 - p points (a win is 1 point at tables of 2); with
+``draw_rate`` a table of 2 is drawn that often (half a point each), which makes odd score groups.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def simulate_swiss(
     seed: int = 0,
     min_table_size: int | None = None,
     clubs: int = 0,
+    draw_rate: float = 0.0,
 ) -> SimulatedSwiss:
     """Play ``rounds`` Swiss rounds with random results and measure every round."""
     rng = random.Random(seed)
@@ -107,7 +109,7 @@ def simulate_swiss(
                 rematch_free_possible=None,
             )
         )
-        entrants = play_round(entrants, result, rng)
+        entrants = play_round(entrants, result, rng, draw_rate=draw_rate)
         for table in result.tables:
             met.update(frozenset(pair) for pair in itertools.combinations(table.entrant_ids, 2))
     return SimulatedSwiss(
@@ -121,15 +123,16 @@ def simulate_swiss(
 
 
 def play_round(
-    entrants: tuple[PairingEntrant, ...], result: PairingResult, rng: random.Random
+    entrants: tuple[PairingEntrant, ...], result: PairingResult, rng: random.Random, *, draw_rate: float = 0.0
 ) -> tuple[PairingEntrant, ...]:
     """Random results for every table; byes score like a win; seats and byes are recorded."""
     points: dict[int, float] = {}
     for table in result.tables:
         order = list(table.entrant_ids)
         rng.shuffle(order)
+        drawn = len(order) == 2 and rng.random() < draw_rate
         for place, entrant_id in enumerate(order):
-            points[entrant_id] = float(len(order) - 1 - place)
+            points[entrant_id] = 0.5 if drawn else float(len(order) - 1 - place)
     bye_points = float(max(1, min((len(t.entrant_ids) for t in result.tables), default=2) - 1))
     byes = set(result.byes)
     seated = seats_recorded(entrants, result.tables)
