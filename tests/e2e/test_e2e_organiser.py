@@ -1,5 +1,6 @@
 """Browser test: an organiser creates a tournament, registers entrants (by hand and by CSV),
-generates and publishes round 1, and enters a result — in Debian's chromium through Playwright.
+generates and publishes round 1, and enters a result; then a player reports through the team's
+private link and the opponent confirms — in Debian's chromium through Playwright.
 
 Skipped when chromium (or Playwright) is missing, except under REQUIRE_SERVICES=1 (CI), where a
 missing browser is a failure.
@@ -132,3 +133,22 @@ def test_organiser_creates_tournament_publishes_round_and_enters_result(live_ser
     # The public round page shows the result.
     page.goto(f"{base}/t/browser-cup/rounds/1/")
     assert "Winner" in page.content()
+
+    # At table 2, a player reports through the team's private link and the opponent confirms.
+    from tournaments.models import Table
+
+    table_2 = Table.objects.get(round=round_1, number=2)
+    first, second = [seat.entrant for seat in table_2.seats.order_by("position")]
+    page.goto(f"{base}/report/{first.report_token}/")
+    page.click("text=Report result")
+    inputs = page.locator("input[name^=score_]")
+    inputs.nth(0).fill("3")
+    inputs.nth(1).fill("8")
+    page.click("#report button[type=submit]")
+    page.wait_for_load_state()
+    assert "Result reported. An opponent now confirms it." in page.content()
+    page.goto(f"{base}/report/{second.report_token}/tables/{table_2.pk}/")
+    page.click("text=Confirm: this is right")
+    page.wait_for_load_state()
+    assert "Result confirmed. Thank you!" in page.content()
+    assert Result.objects.get(table=table_2, state=Result.State.CONFIRMED).scores.get(entrant=second).score == 8

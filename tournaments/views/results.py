@@ -188,9 +188,9 @@ def token_report(request: HttpRequest, token: str, table_id: int) -> HttpRespons
     table = _table_in(tournament, table_id)
     if table.round.status == Round.Status.DRAFT or permissions.entrant_for_token_at_table(token, table) is None:
         raise Http404("This table is not one of yours.")
-    response = _result_page(
+    # The site-wide Referrer-Policy (same-origin) keeps the private link out of other sites' logs;
+    # "no-referrer" would make browsers send "Origin: null" and fail Django's CSRF origin check.
+    return _result_page(
         request, tournament=tournament, table=table, entrant=entrant, token=token, as_organiser=False,
         self_url=reverse("web:token-report", args=[token, table.pk]),
     )
-    response["Referrer-Policy"] = "no-referrer"  # keep the private link out of other sites' logs
-    return response
