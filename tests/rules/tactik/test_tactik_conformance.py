@@ -12,7 +12,7 @@ from rules.core.errors import RecordError
 from rules.core.replay import verify_document
 from rules.tactik import ENGINE
 from rules.tactik.actions import Action
-from rules.tactik.cards import DECK, SPLIT
+from rules.tactik.cards import DECK, SPLIT, SPLIT_STEPS
 from rules.tactik.game import HAND_SIZE, parse_variant
 from rules.tactik.state import State
 from rules.track.marbles import MARBLES_PER_COLOUR
@@ -75,6 +75,67 @@ def brute_force_candidates(state: State, rng: random.Random) -> list[Action]:
     return out
 
 
+Outcome = tuple[frozenset[tuple[int, int]], frozenset[int]]
+
+
+def split_outcomes_by_single_steps(state: State, colour: int) -> set[Outcome]:
+    """Every position a 7x1 can reach, found independently as seven single steps of one marble each.
+
+    A single step goes to the next ring field, or from the colour's start field (not as a pieu) into
+    base slot 1, or one slot deeper in the base; it may not land on a pieu or on a base marble, and
+    captures whatever ring marble it lands on. The moved marble is a pieu no more.
+    """
+    board = state.board
+    ring = board.ring
+    results: set[Outcome] = set()
+    seen: set[tuple[Outcome, int]] = set()
+
+    def steps_from(at: dict[int, int], pieux: frozenset[int], p: int) -> list[int]:
+        if p >= ring:
+            slot = board.home_slot(p)
+            nxt = p + 1
+            return [nxt] if slot < board.home_slots and nxt not in at else []
+        out = []
+        q = (p + 1) % ring
+        if q not in pieux:
+            out.append(q)
+        if p == board.entry(colour) and p not in pieux and board.home(colour, 1) not in at:
+            out.append(board.home(colour, 1))
+        return out
+
+    def walk(at: dict[int, int], pieux: frozenset[int], remaining: int) -> None:
+        key = ((frozenset(at.items()), pieux), remaining)
+        if key in seen:
+            return
+        seen.add(key)
+        if remaining == 0:
+            results.add(key[0])
+            return
+        for p, c in list(at.items()):
+            if c != colour:
+                continue
+            for q in steps_from(at, pieux, p):
+                nxt = dict(at)
+                del nxt[p]
+                nxt[q] = colour
+                walk(nxt, pieux - {p}, remaining - 1)
+
+    walk(dict(state.marbles.at), frozenset(state.pieux), SPLIT_STEPS)
+    return results
+
+
+def check_split_generation(state: State) -> None:
+    """The listed 7x1 actions reach exactly the positions the single-step oracle finds."""
+    seat = state.to_move
+    assert seat is not None
+    outcomes = set()
+    for action in state.legal_actions():
+        if action.card == SPLIT and action.kind == "moves":
+            after = result_of(state, action)
+            outcomes.add((frozenset(after.marbles.at.items()), frozenset(after.pieux)))
+    assert outcomes == split_outcomes_by_single_steps(state, state.colour_for(seat))
+
+
 def play_checked(seed: int, seats: int, *, oracle_every: int, apply_all_every: int) -> int:
     """Play one random game step by step with State; return the number of actions."""
     rng = random.Random(seed)
@@ -102,6 +163,8 @@ def play_checked(seed: int, seats: int, *, oracle_every: int, apply_all_every: i
             if steps % apply_all_every == 0:
                 for action in legal:
                     result_of(state, action)  # raises if a listed action is refused
+            if SPLIT in state.hands[state.to_move]:
+                check_split_generation(state)
             if steps % oracle_every == 0:
                 listed = set(legal)
                 results = [result_of(state, a) for a in legal]
