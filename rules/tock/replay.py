@@ -210,9 +210,16 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
     deals = expect_list(doc["deals"], "/deals")
     for i, raw_deal in enumerate(deals):
         dpath = child("/deals", i)
-        deal = expect_object(raw_deal, dpath)
         if state.winners is not None and not (i == 0 and has_setup):
             raise RecordError(ErrorCode.GAME_ALREADY_OVER, dpath, "The game is already over.")
+        if i > 0 and not state.deal_over():
+            # the previous deal ends before this one is read
+            raise RecordError(
+                ErrorCode.MISSING_ACTION,
+                child("/deals", i - 1, "turns"),
+                f"Deal {i - 1} stops with cards in hand, but another deal follows.",
+            )
+        deal = expect_object(raw_deal, dpath)
         if i == 0 and has_setup:
             check_keys(deal, dpath, required=("turns",))
         else:
@@ -223,12 +230,6 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
                 required=("hands", "turns", "dealer") if first else ("hands", "turns"),
                 optional=("exchange",) if first else ("dealer", "exchange"),
             )
-            if not first and not state.deal_over():
-                raise RecordError(
-                    ErrorCode.MISSING_ACTION,
-                    child("/deals", i - 1, "turns"),
-                    f"Deal {i - 1} stops with cards in hand, but another deal follows.",
-                )
             if first:
                 dealer = expect_seat(deal["dealer"], child(dpath, "dealer"), n)
                 deal_index = 0

@@ -1382,6 +1382,107 @@ def variant_and_setup_rules() -> None:
     )
 
 
+def extra_rules() -> None:
+    record(
+        "deal_unfinished_next_deal_malformed_missing_action",
+        "The unfinished deal is the first error, before the following deal is read.",
+        invalid("missing_action", "/deals/0/turns"),
+        setup_=setup(E4, [["9"], ["8"], ["7"], ["6"]], dealer=3),
+        deals=[{"turns": [discard(0, "9")]}, {"hands": "none", "turns": []}],
+    )
+    six = [
+        ["2", "3", "5", "6"],
+        ["2", "3", "5", "6"],
+        ["2", "3", "5", "6"],
+        ["2", "3", "5", "6"],
+        ["8", "8", "8", "8"],
+        ["9", "9", "9", "9"],
+    ]
+    record(
+        "six_players_deal_four_valid",
+        "Rule decision 2: six players get 4 + 4 cards (4 cards undealt).",
+        valid(),
+        variant={"seats": 6},
+        n=6,
+        deals=[{"dealer": 5, "hands": six, "turns": [discard(0, "2")]}],
+    )
+    record(
+        "six_players_deal_five_invalid",
+        "Rule decision 2: six players get 4 cards per deal.",
+        invalid("deck_mismatch", "/deals/0/hands/0"),
+        variant={"seats": 6},
+        n=6,
+        deals=[{"dealer": 5, "hands": [h + ["10"] for h in six], "turns": []}],
+    )
+    three = [["2", "3", "5", "6", "8"], ["2", "3", "5", "6", "8"], ["2", "3", "5", "6", "8"]]
+    record(
+        "three_players_deal_five_valid",
+        "Rule decision 2: three players get 5, 4, 4, 4 (1 card undealt).",
+        valid(),
+        variant={"seats": 3},
+        n=3,
+        deals=[{"dealer": 2, "hands": three, "turns": [discard(0, "2")]}],
+    )
+    home0 = ["H0:1", "H0:2", "H0:3", "H0:4"]
+    record(
+        "setup_game_over_turn_invalid",
+        "A setup whose game is already won: any turn comes after the end.",
+        invalid("game_already_over", T0),
+        setup_=setup([home0, [10], [], []], [NO, ["5"], NO, NO], dealer=0),
+        turns=[mv(1, "5", [10, 15])],
+    )
+    record(
+        "setup_game_over_complete_valid",
+        "A setup whose game is already won is complete.",
+        valid(True),
+        setup_=setup([home0, [10], [], []], [NO, ["5"], NO, NO], dealer=0),
+        turns=[],
+        result={"winners": [0]},
+    )
+    rem = (
+        "Sobald ein Spieler eines Teams alle eigenen Figuren im Ziel hat, spielen beide Teammitglieder mit der Farbe "
+        "des verbleibenden Spielers weiter. (A and K enter the partner's colour on the partner's start field.)"
+    )
+    record(
+        "team_finished_enters_partner_colour_valid",
+        rem,
+        valid(),
+        variant={"mode": "teams"},
+        setup_=setup([home0, [], [], []], [["A"], NO, ["K"], NO]),
+        turns=[enter(0, "A"), mv(2, "K", [32, 45])],
+    )
+    record(
+        "team_finished_enters_partner_colour_invalid",
+        rem + " Twin: the entered marble stands on 32, not 0.",
+        invalid("illegal_move", "/deals/0/turns/1/moves/0"),
+        variant={"mode": "teams"},
+        setup_=setup([home0, [], [], []], [["A"], NO, ["K"], NO]),
+        turns=[enter(0, "A"), mv(2, "K", [0, 13])],
+    )
+    q = "Bube: Vertausche eine eigene Spielfigur mit einer beliebigen anderen Figur."
+    record(
+        "jack_alone_on_ring_discard_valid",
+        q + " With no other marble on the ring the J has no use.",
+        valid(),
+        setup_=setup([[10, "H0:4"], [], [], []], [["J"], NO, NO, NO]),
+        turns=[discard(0, "J")],
+    )
+    record(
+        "jack_other_unprotected_must_play",
+        q + " Twin: an unprotected marble of another colour can be swapped.",
+        invalid("must_play", T0),
+        setup_=setup([[10], [], [45], []], [["J"], NO, NO, NO]),
+        turns=[discard(0, "J")],
+    )
+    record(
+        "jack_only_protected_other_discard_valid",
+        q + " Figuren mit Startfeld-Schutz können nicht getauscht werden.",
+        valid(),
+        setup_=setup([[10], [16], [], []], [["J"], NO, NO, NO], fresh=[1]),
+        turns=[discard(0, "J")],
+    )
+
+
 def random_games() -> None:
     from rules.tock import ENGINE
 
@@ -1420,6 +1521,7 @@ def main() -> int:
         team_rules,
         end_rules,
         variant_and_setup_rules,
+        extra_rules,
         random_games,
     ):
         build()
