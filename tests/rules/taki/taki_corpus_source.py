@@ -1041,6 +1041,30 @@ setup_case(
     discard=["plus2_r"],
     pending={"plus2": 2},
 )
+setup_case(
+    "spec_example_run_and_stack",
+    "Spec 7 example: a run ending in +2 with the last-card call, a +2 added, seat 3 draws 4.",
+    ok(),
+    [
+        P(1, "taki_b", "3b", "7b", "plus2_b", last_card=True),
+        P(2, "plus2_r"),
+        D(3, comment="draws 4"),
+    ],
+    hands=[["5g", "6g"], ["taki_b", "3b", "7b", "plus2_b", "9r"], ["plus2_r", "4y"], ["1y", "8y"]],
+    discard=["5b"],
+    to_move=1,
+)
+setup_case(
+    "spec_example_breaker",
+    "Spec 7 example: +3, a breaker out of turn (seat 0 draws 3; seat 1 is next), then King and Change Colour.",
+    ok(),
+    [
+        P(0, "plus3"),
+        P(2, "breaker", comment="out of turn: seat 0 draws 3; seat 1 is next"),
+        P(1, "king", "color:g"),
+    ],
+    hands=[["plus3", "5g", "6g"], ["king", "color", "9r"], ["breaker", "4y", "4b"], ["1y", "8y"]],
+)
 rec = copy.deepcopy(CASES["match_colour"])
 rec["deals"] = []
 rec["comment"] = "Spec 2: deals may be empty; the setup alone is a valid position."

@@ -112,6 +112,8 @@ def play_checked_game(
             features["king_cancels_plus3"] += 1
         if was_open is not None and play and play[0] not in ("color",) and play[0][-1:] == was_open:
             features["open_taki_continued"] += 1
+        for token in play:
+            features["card:" + state.variant.deck.symbol_of[token.split(":")[0]]] += 1
         features["plus_draw"] += bool(play) and entry.get("draw", False)
         features["close"] += entry.get("close", False)
         step += 1
@@ -152,6 +154,9 @@ def test_taki_random_games_conform() -> None:
         "plus_draw", "close", "tournament",
     ):  # fmt: skip
         assert features[name] > 0, f"random games never reached {name}: {dict(features)}"
+    symbols = {s for s in parse_variant({"seats": 2}, None).deck.symbol_of.values()}
+    for symbol in symbols:
+        assert features["card:" + symbol] >= 20, f"random games seldom play {symbol}: {dict(features)}"
 
 
 def test_taki_random_records_from_engine_validate() -> None:
