@@ -65,12 +65,6 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
                         child(d_path, "dealer"), f"The setup names seat {state.dealer} as dealer."
                     )
         else:
-            if i > 0 and state.to_move is not None:
-                raise RecordError(
-                    ErrorCode.MISSING_ACTION,
-                    pointer("deals", i - 1, "turns"),
-                    f"Deal {i - 1} stops while seat {state.to_move} still holds cards, and another deal follows.",
-                )
             check_keys(
                 deal,
                 d_path,
@@ -82,7 +76,18 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
         turns = expect_list(deal["turns"], turns_path)
         for j, raw_turn in enumerate(turns):
             t_path = f"{turns_path}/{j}"  # integers and constant keys: nothing to escape
+            if state.winners is not None:
+                expect_object(raw_turn, t_path)
+                raise RecordError(
+                    ErrorCode.GAME_ALREADY_OVER, t_path, f"The game is over: seats {list(state.winners)} won."
+                )
             state.apply(read_action(raw_turn, t_path, board, seats=n), t_path)
+        if state.winners is None and state.to_move is not None and i + 1 < len(deals):
+            raise RecordError(
+                ErrorCode.MISSING_ACTION,
+                turns_path,
+                f"Deal {i} stops while seat {state.to_move} still holds cards, and another deal follows.",
+            )
     return ReplayOutcome(finished=state.winners is not None, result=state.outcome())
 
 
