@@ -272,3 +272,16 @@ def test_finish_tournament_only_when_no_round_is_open(
     response = client.post(url)
     assert response.status_code == 302
     assert Tournament.objects.get(pk=tac_tournament.pk).status == Tournament.Status.FINISHED
+
+
+def test_htmx_action_error_is_shown_in_the_row(client: Client, tac_tournament: Tournament, organiser: Any) -> None:
+    client.force_login(organiser)
+    entrant = tac_tournament.entrants.get(name="Team 4")
+    url = reverse("web:entrant-action", args=[tac_tournament.slug, entrant.pk, "readmit"])
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'role="alert"' in page and "Only a dropped entrant can be re-admitted." in page
+    # Nothing is queued for the next full page.
+    manage = client.get(reverse("web:manage", args=[tac_tournament.slug])).content.decode()
+    assert "Only a dropped entrant can be re-admitted." not in manage

@@ -174,7 +174,7 @@ def token_home(request: HttpRequest, token: str) -> HttpResponse:
     """The private page of an entrant's report link: its tables, each with a report button."""
     entrant = _token_entrant(token)
     tournament = entrant.tournament
-    games = entrant_table_views(entrant, include_drafts=False)
+    games = entrant_table_views(entrant, include_drafts=False)[::-1]  # the current round first
     return render(
         request,
         "tournaments/token_home.html",
