@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -203,9 +204,12 @@ def test_random_play_invariants_many(seed: int) -> None:
     play_checked(seed, 4 if seed % 2 else 6, oracle_every=23, apply_all_every=1)
 
 
+VARIANTS: list[dict[str, Any]] = [{}, {"seats": 4, "teams": [[0, 1], [2, 3]]}, {"seats": 6}]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_random_records_validate(seed: int) -> None:
-    variant = {"seats": 6} if seed % 3 == 2 else {}
+    variant = VARIANTS[seed % 3]
     record = ENGINE.random_record(variant, random.Random(seed))
     verdict = verify_document(record, file=f"random-{seed}")
     assert verdict.valid and verdict.complete, verdict.to_json()

@@ -155,3 +155,24 @@ def test_exchange_and_hand_mutations(record: dict[str, Any]) -> None:
         doc = copy.deepcopy(record)
         doc["deals"][i]["hands"][1].append("1")
         expect_invalid(doc, "deck_mismatch", f"/deals/{i}/hands/1")
+
+
+def test_exchange_follows_the_teams_variant() -> None:
+    """A 6-seat game with neighbours as partners, replayed under the default opposite partners: the
+    exchanged cards land elsewhere, so the first turn playing a card its seat would not hold fails."""
+    teams = [[0, 1], [2, 3], [4, 5]]
+    record = ENGINE.random_record({"seats": 6, "teams": teams}, random.Random(21))
+    assert verify_document(record).complete
+    doc = copy.deepcopy(record)
+    doc["variant"] = {"seats": 6}
+    for i, deal in enumerate(record["deals"]):
+        hands = [list(h) for h in deal["hands"]]
+        for s in range(6):
+            hands[s].remove(deal["exchange"][s])
+            hands[s].append(deal["exchange"][(s + 3) % 6])
+        for j, turn in enumerate(deal["turns"]):
+            if turn["card"] not in hands[turn["seat"]]:
+                expect_invalid(doc, "card_not_in_hand", f"/deals/{i}/turns/{j}")
+                return
+            hands[turn["seat"]].remove(turn["card"])
+    raise AssertionError("the two partner mappings never diverged")
