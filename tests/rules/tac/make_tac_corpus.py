@@ -1284,7 +1284,12 @@ case(
     valid(),
     variant=MASTER,
     hands=[["narr", "5"], ["9"], ["9"], ["9"]],
-    turns=[{"seat": 0, "card": "narr", "then": discard(0, "9")}, discard(1, "9"), discard(2, "9"), discard(3, "5")],
+    turns=[
+        {"seat": 0, "card": "narr", "then": discard(0, "9")},
+        discard(1, "9"),
+        discard(2, "9"),
+        discard(3, "5"),
+    ],
 )
 case(
     "tac_chain_of_four",
