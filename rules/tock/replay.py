@@ -221,7 +221,13 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
             )
         deal = expect_object(raw_deal, dpath)
         if i == 0 and has_setup:
-            check_keys(deal, dpath, required=("turns",))
+            check_keys(deal, dpath, required=("turns",), optional=("dealer",))
+            if "dealer" in deal and expect_seat(deal["dealer"], f"{dpath}/dealer", n) != state.dealer:
+                raise RecordError(
+                    ErrorCode.DECK_MISMATCH,
+                    f"{dpath}/dealer",
+                    f"The running deal's dealer is seat {state.dealer}.",
+                )
         else:
             first = i == 0
             check_keys(

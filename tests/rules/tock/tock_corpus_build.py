@@ -1483,6 +1483,31 @@ def extra_rules() -> None:
     )
 
 
+def setup_dealer_rules() -> None:
+    q = "Spec 2: deals[0] continues the running deal; its dealer is the one in setup (checked when given)."
+    record(
+        "setup_deal_dealer_given_valid",
+        q,
+        valid(),
+        setup_=setup([[10], [], [], []], [["5"], NO, NO, NO], dealer=3),
+        deals=[{"dealer": 3, "turns": [mv(0, "5", [10, 15])]}],
+    )
+    record(
+        "setup_deal_dealer_wrong_invalid",
+        q,
+        invalid("deck_mismatch", "/deals/0/dealer"),
+        setup_=setup([[10], [], [], []], [["5"], NO, NO, NO], dealer=3),
+        deals=[{"dealer": 2, "turns": [mv(0, "5", [10, 15])]}],
+    )
+    record(
+        "setup_deal_hands_malformed",
+        q + " It holds no hands.",
+        invalid("malformed", "/deals/0/hands"),
+        setup_=setup([[10], [], [], []], [["5"], NO, NO, NO], dealer=3),
+        deals=[{"hands": [["5"], [], [], []], "turns": []}],
+    )
+
+
 def random_games() -> None:
     from rules.tock import ENGINE
 
@@ -1522,6 +1547,7 @@ def main() -> int:
         end_rules,
         variant_and_setup_rules,
         extra_rules,
+        setup_dealer_rules,
         random_games,
     ):
         build()
