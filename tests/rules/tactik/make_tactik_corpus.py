@@ -506,6 +506,22 @@ def build_positions() -> None:
         turns=[t(0, "3", moves=[["H0:1", "H0:4"]])],
     )
     position(
+        "base_push_compulsory",
+        Q_DEEP + " / " + Q_MUST + " Pushing the base marble deeper is seat 0's only play.",
+        VALID_PARTIAL,
+        marbles=[["H0:1"], [], [], []],
+        hands=[["2", "12"], ["2", "3"], ["2", "3"], ["2", "3"]],
+        turns=[t(0, "2", moves=[["H0:1", "H0:3"]])],
+    )
+    position(
+        "base_push_compulsory_discard_must_play",
+        Q_DEEP + " / " + Q_MUST + " Discarding while the base marble can be pushed deeper is refused.",
+        bad("must_play", T0),
+        marbles=[["H0:1"], [], [], []],
+        hands=[["2", "12"], ["2", "3"], ["2", "3"], ["2", "3"]],
+        turns=[t(0, "12", discard=True)],
+    )
+    position(
         "base_land_on_base_marble_illegal",
         Q_BASE,
         bad("illegal_move", T0),
