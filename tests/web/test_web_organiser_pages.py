@@ -188,7 +188,8 @@ def test_generate_edit_and_publish_a_round(client: Client, tac_tournament: Tourn
         follow=True,
     )
     page = response.content.decode()
-    assert "Warnings" in page and "entrant_missing" in page and "Team 4" in page
+    assert "Warnings" in page and 'data-code="entrant_missing"' in page and "Team 4" in page
+    assert "Neither at a table nor given a bye" in page
     response = client.post(reverse("web:round-publish", args=[slug, 1]))
     assert response.status_code == 302
     assert Round.objects.get(tournament=tac_tournament, number=1).status == Round.Status.PUBLISHED
@@ -219,7 +220,7 @@ def test_rematch_warning_is_shown_before_publishing(
         follow=True,
     )
     page = response.content.decode()
-    assert "rematch" in page
+    assert 'data-code="rematch"' in page and "Rematch: these entrants have met before" in page
 
 
 def test_manage_page_lists_entrants_rounds_and_private_links(

@@ -219,12 +219,27 @@ def round_generate_view(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
 
 
+WARNING_LABELS = {
+    "rematch": gettext_lazy("Rematch: these entrants have met before"),
+    "entrant_twice": gettext_lazy("Placed twice"),
+    "entrant_missing": gettext_lazy("Neither at a table nor given a bye"),
+    "over_capacity": gettext_lazy("Too many entrants at the table"),
+    "under_capacity": gettext_lazy("Too few entrants at the table"),
+    "unknown_entrant": gettext_lazy("Not an active entrant"),
+    "forbidden_pair": gettext_lazy("To be kept apart (set by the organiser)"),
+    "same_club": gettext_lazy("Same club"),
+    "second_bye": gettext_lazy("Another bye while others have had fewer"),
+}
+
+
 def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
     shown = []
     for warning in warnings or []:
         ids = [i for i in warning.get("entrant_ids", []) if isinstance(i, int)]
+        code = str(warning.get("code", ""))
         shown.append({
             **warning,
+            "label": WARNING_LABELS.get(code, code),
             "message": translated_sentence(str(warning.get("message", ""))),
             "names": [names.get(i, f"#{i}") for i in ids],
         })
