@@ -26,7 +26,7 @@ def random_entry(state: TakiState, rng: random.Random) -> dict[str, Any]:
         rng.shuffle(cards)
         return cards
 
-    state._start_entry("", None, shuffler)
+    state.start_entry("", None, shuffler)
     king_start = False
     if state.plus3_by is not None:
         p = state.plus3_by
@@ -35,46 +35,46 @@ def random_entry(state: TakiState, rng: random.Random) -> dict[str, Any]:
             x = rng.choice(holders)
             last = len(state.hands[x]) == 2 and rng.random() < 0.8
             entry = Entry(x, ((BREAKER, None),), False, False, last, None)
-            state._answer_plus3(entry, "")
-            state._close_entry("")
+            state.answer_plus3(entry, "")
+            state.close_entry("")
             return _with_reshuffle(entry, state)
         if KING in state.hands[state.to_move] and rng.random() < 0.6:
             king_start = True
             state.plus3_by = None
         else:
-            state._resolve_plus3()
+            state.resolve_plus3()
     seat = state.to_move
-    state._begin_turn(seat)
+    state.begin_turn(seat)
     options = state.options()
     if not options or (state.plus2 > 0 and rng.random() < 0.35):
         entry = Entry(seat, (), True, False, False, None)
-        state._draw_turn(entry, "")
-        state._close_entry("")
+        state.draw_turn(entry, "")
+        state.close_entry("")
         return _with_reshuffle(entry, state)
     plays: list[Played] = []
     choice: Played = (KING, None) if king_start else rng.choice(options)
     while True:
-        state._play_card(choice[0], choice[1], "")
+        state.play_card(choice[0], choice[1], "")
         plays.append(choice)
-        need = state._need
+        need = state.need
         if need == Need.END:
             break
         options = state.options()
         if not options or (need == Need.KING and rng.random() < 0.4):
             break
         choice = rng.choice(options)
-    draw = state._need == Need.PLUS
-    close = state._pending_run is not None and not state._run_alone and rng.random() < 0.5
+    draw = state.need == Need.PLUS
+    close = state.pending_run is not None and not state.run_alone and rng.random() < 0.5
     last_card = len(state.hands[seat]) == 1 and rng.random() < 0.8
-    state._finish_turn(draw, close, last_card, "")
-    state._close_entry("")
+    state.finish_turn(draw, close, last_card, "")
+    state.close_entry("")
     return _with_reshuffle(Entry(seat, tuple(plays), draw, close, last_card, None), state)
 
 
 def _with_reshuffle(entry: Entry, state: TakiState) -> dict[str, Any]:
     out = entry.to_json()
-    if state._recorded is not None:
-        out["reshuffle"] = list(state._recorded)
+    if state.recorded_reshuffle is not None:
+        out["reshuffle"] = list(state.recorded_reshuffle)
     return out
 
 

@@ -85,15 +85,15 @@ class TakiState:
         self._reshuffle: tuple[str, ...] | None = None
         self._reshuffle_used = False
         self._shuffler: Shuffler | None = None
-        self._recorded: tuple[str, ...] | None = None
+        self.recorded_reshuffle: tuple[str, ...] | None = None
         self._after_plus3 = False  # this entry began by drawing for a +3
         # turn context
         self._seat = to_move
-        self._need = Need.FIRST
+        self.need = Need.FIRST
         self._run_color: str | None = None
         self._run_cards: list[str] = []
-        self._pending_run: str | None = None
-        self._run_alone = False
+        self.pending_run: str | None = None
+        self.run_alone = False
         self._skip = 0
         self._breaker_draw = False
 
@@ -179,8 +179,8 @@ class TakiState:
                 cancelled.plus3_by = None
                 entries += [e for e in cancelled._turn_entries() if e.play and e.play[0][0] == KING]
             resolved = self.clone()
-            resolved._start_entry("", None, _identity)
-            resolved._resolve_plus3()
+            resolved.start_entry("", None, _identity)
+            resolved.resolve_plus3()
             entries += [
                 e for e in resolved._turn_entries(after_plus3=True) if not (e.play and e.play[0][0] == KING)
             ]
@@ -204,41 +204,41 @@ class TakiState:
         """Check and perform one entry; return the reshuffle a `shuffler` made, if any."""
         if self.winner is not None:
             raise _error(ErrorCode.GAME_ALREADY_OVER, path, f"Seat {self.winner} has already won.")
-        self._start_entry(path, entry.reshuffle, shuffler)
+        self.start_entry(path, entry.reshuffle, shuffler)
         if self.plus3_by is not None:
             if entry.play and entry.play[0][0] == BREAKER and entry.seat != self.plus3_by:
-                self._answer_plus3(entry, path)
-                self._close_entry(path)
-                return self._recorded
+                self.answer_plus3(entry, path)
+                self.close_entry(path)
+                return self.recorded_reshuffle
             if entry.seat == self.to_move and entry.play and entry.play[0][0] == KING:
                 self.plus3_by = None  # a King at the start of the next turn cancels the +3
             else:
-                self._resolve_plus3()
+                self.resolve_plus3()
         if entry.seat != self.to_move:
             raise _error(
                 ErrorCode.WRONG_SEAT,
                 f"{path}/seat",
                 f"Seat {self.to_move} is to play, not seat {entry.seat}.",
             )
-        self._begin_turn(entry.seat)
+        self.begin_turn(entry.seat)
         if not entry.play:
-            self._draw_turn(entry, path)
+            self.draw_turn(entry, path)
         else:
             for i, (card, chosen) in enumerate(entry.play):
-                self._play_card(card, chosen, f"{path}/play/{i}")
-            self._finish_turn(entry.draw, entry.close, entry.last_card, path)
-        self._close_entry(path)
-        return self._recorded
+                self.play_card(card, chosen, f"{path}/play/{i}")
+            self.finish_turn(entry.draw, entry.close, entry.last_card, path)
+        self.close_entry(path)
+        return self.recorded_reshuffle
 
-    def _start_entry(self, path: str, reshuffle: tuple[str, ...] | None, shuffler: Shuffler | None) -> None:
+    def start_entry(self, path: str, reshuffle: tuple[str, ...] | None, shuffler: Shuffler | None) -> None:
         self._path = path
         self._reshuffle = reshuffle
         self._reshuffle_used = False
         self._shuffler = shuffler
-        self._recorded = None
+        self.recorded_reshuffle = None
         self._after_plus3 = False
 
-    def _close_entry(self, path: str) -> None:
+    def close_entry(self, path: str) -> None:
         self._shuffler = None
         if self._reshuffle is not None and not self._reshuffle_used:
             raise _error(
@@ -262,7 +262,7 @@ class TakiState:
             return False
         if self._shuffler is not None:
             new = tuple(self._shuffler(list(rest)))
-            self._recorded = new
+            self.recorded_reshuffle = new
         else:
             if self._reshuffle is None:
                 raise _error(
@@ -287,7 +287,7 @@ class TakiState:
 
     # ----------------------------------------------------------------- the +3
 
-    def _resolve_plus3(self) -> None:
+    def resolve_plus3(self) -> None:
         """Every seat but the +3 player draws 3, in turn order from the next seat; no one loses a turn."""
         p = self.plus3_by
         self.plus3_by = None
@@ -298,20 +298,20 @@ class TakiState:
                 self._draw(s, 3)
             s = self._next(s, 1)
 
-    def _answer_plus3(self, entry: Entry, path: str) -> None:
+    def answer_plus3(self, entry: Entry, path: str) -> None:
         """A +3 Breaker from any other seat, out of turn: the +3 player draws 3; the turn order stays."""
         seat = entry.seat
+        hand = self.hands[seat]
+        if BREAKER not in hand:
+            raise _error(ErrorCode.CARD_NOT_IN_HAND, f"{path}/play/0", f"Seat {seat} holds no breaker.")
         if len(entry.play) > 1:
             raise _error(
-                ErrorCode.ILLEGAL_MOVE, f"{path}/play/{1}", "A +3 Breaker answering a +3 is played alone."
+                ErrorCode.ILLEGAL_MOVE, f"{path}/play/1", "A +3 Breaker answering a +3 is played alone."
             )
         if entry.draw:
             raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/draw", "A +3 Breaker answer does not draw.")
         if entry.close:
             raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/close", "There is no TAKI run to close.")
-        hand = self.hands[seat]
-        if BREAKER not in hand:
-            raise _error(ErrorCode.CARD_NOT_IN_HAND, f"{path}/play/{0}", f"Seat {seat} holds no breaker.")
         hand.remove(BREAKER)
         self.discard.append(BREAKER)
         p = self.plus3_by
@@ -326,13 +326,13 @@ class TakiState:
 
     # ----------------------------------------------------------------- a turn
 
-    def _begin_turn(self, seat: int) -> None:
+    def begin_turn(self, seat: int) -> None:
         self._seat = seat
-        self._need = Need.FIRST
+        self.need = Need.FIRST
         self._run_color = None
         self._run_cards = []
-        self._pending_run = None
-        self._run_alone = False
+        self.pending_run = None
+        self.run_alone = False
         self._skip = 0
         self._breaker_draw = False
 
@@ -341,7 +341,7 @@ class TakiState:
         deck = self.variant.deck
         colour = deck.color_of[card]
         symbol = deck.symbol_of[card]
-        need = self._need
+        need = self.need
         if need == Need.END:
             return "No further card may be played in this turn."
         if need == Need.RUN:
@@ -389,7 +389,7 @@ class TakiState:
         self.lead_color = colour
         self.lead_symbol = symbol
 
-    def _play_card(self, card: str, chosen: str | None, path: str) -> None:
+    def play_card(self, card: str, chosen: str | None, path: str) -> None:
         hand = self.hands[self._seat]
         if card not in hand:
             raise _error(ErrorCode.CARD_NOT_IN_HAND, path, f"Seat {self._seat} does not hold {card}.")
@@ -401,13 +401,13 @@ class TakiState:
         deck = self.variant.deck
         colour = deck.color_of[card]
         symbol = deck.symbol_of[card]
-        if self._need == Need.RUN:
+        if self.need == Need.RUN:
             self._run_cards.append(card)
             self._set_lead(colour, symbol)
             self._continue_or_end_run()
             return
-        first = self._need == Need.FIRST
-        self._pending_run = None
+        first = self.need == Need.FIRST
+        self.pending_run = None
         if first and self.open_taki is not None:
             open_colour = self.open_taki
             self.open_taki = None  # continued now, or ended by a card of another kind
@@ -418,17 +418,17 @@ class TakiState:
         if symbol in TRANSPARENT:
             if symbol == KING:
                 self.plus2 = 0
-                self._need = Need.KING
+                self.need = Need.KING
             elif symbol == PLUS3:
                 self.plus3_by = self._seat
-                self._need = Need.END
+                self.need = Need.END
             else:  # a breaker in one's own turn: the player draws 3 at the end of the turn
                 self._breaker_draw = True
-                self._need = Need.END
+                self.need = Need.END
             return
         if symbol == COLOR_CARD:
             self._set_lead(chosen, COLOR_CARD)
-            self._need = Need.END
+            self.need = Need.END
             return
         if symbol == SUPERTAKI:
             run_colour = chosen if chosen is not None else self.lead_color
@@ -444,7 +444,7 @@ class TakiState:
         self._execute(symbol)
 
     def _execute(self, symbol: str) -> None:
-        self._need = Need.END
+        self.need = Need.END
         if symbol == "stop":
             self._skip += 1
         elif symbol == "dir":
@@ -453,7 +453,7 @@ class TakiState:
         elif symbol == "plus2":
             self.plus2 += 2
         elif symbol == "plus":
-            self._need = Need.PLUS
+            self.need = Need.PLUS
 
     def _start_run(self, colour: str, card: str) -> None:
         self._run_color = colour
@@ -464,16 +464,16 @@ class TakiState:
         color_of = self.variant.deck.color_of
         colour = self._run_color
         if any(color_of[x] == colour for x in self.hands[self._seat]):
-            self._need = Need.RUN
+            self.need = Need.RUN
             return
         last = self._run_cards[-1]
         symbol = self.variant.deck.symbol_of[last]
         if symbol in RUN_ENDING_ACTIONS:
             self._execute(symbol)  # the last card's action happens and the run closes
             return
-        self._need = Need.END
-        self._pending_run = colour
-        self._run_alone = len(self._run_cards) == 1 and symbol in ("taki", SUPERTAKI)
+        self.need = Need.END
+        self.pending_run = colour
+        self.run_alone = len(self._run_cards) == 1 and symbol in ("taki", SUPERTAKI)
 
     def _check_last_card(self, said: bool, left: int, path: str) -> None:
         if said and left != 1:
@@ -483,10 +483,10 @@ class TakiState:
                 f"`last_card` is said when a turn leaves exactly one card; this one leaves {left}.",
             )
 
-    def _finish_turn(self, draw: bool, close: bool, last_card: bool, path: str) -> None:
+    def finish_turn(self, draw: bool, close: bool, last_card: bool, path: str) -> None:
         seat = self._seat
         hand = self.hands[seat]
-        need = self._need
+        need = self.need
         if need == Need.RUN:
             raise _error(
                 ErrorCode.MISSING_ACTION,
@@ -513,16 +513,16 @@ class TakiState:
                 "Only a Plus that cannot be followed ends with a draw.",
             )
         if close:
-            if self._pending_run is None:
+            if self.pending_run is None:
                 raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/close", "There is no open TAKI run to close.")
-            if self._run_alone:
+            if self.run_alone:
                 raise _error(
                     ErrorCode.ILLEGAL_MOVE,
                     f"{path}/close",
                     "A TAKI played alone cannot be closed by its own player.",
                 )
-        elif self._pending_run is not None:
-            self.open_taki = self._pending_run
+        elif self.pending_run is not None:
+            self.open_taki = self.pending_run
         left = len(hand)
         self._check_last_card(last_card, left, path)
         if need == Need.PLUS:
@@ -531,11 +531,11 @@ class TakiState:
             self._draw(seat, 3)
         if left == 1 and not last_card:
             self._draw(seat, 4)
-        self._need = Need.END
+        self.need = Need.END
         self.to_move = self._next(seat, 1 + self._skip)
         self._check_empty(seat)
 
-    def _draw_turn(self, entry: Entry, path: str) -> None:
+    def draw_turn(self, entry: Entry, path: str) -> None:
         seat = entry.seat
         if entry.close:
             raise _error(ErrorCode.ILLEGAL_MOVE, f"{path}/close", "A drawing turn closes nothing.")
@@ -553,7 +553,7 @@ class TakiState:
                     f"Seat {seat} can play a card, so it may not draw.",
                 )
             self._draw(seat, 1)
-        self._need = Need.END
+        self.need = Need.END
         self.to_move = self._next(seat, 1)
 
     def _check_empty(self, seat: int) -> None:
@@ -572,7 +572,7 @@ class TakiState:
         """Every turn of the seat to move (no +3 pending): draws and play lists."""
         st = self.clone()
         st._after_plus3 = after_plus3
-        st._begin_turn(self.to_move)
+        st.begin_turn(self.to_move)
         out: list[Entry] = []
         if st.plus2 > 0 or not st.options():
             out.append(Entry(st._seat, (), True, False, False, None))
@@ -581,11 +581,11 @@ class TakiState:
 
     def _search(self, plays: list[Played], out: list[Entry]) -> None:
         seat = self._seat
-        need = self._need
+        need = self.need
         left = len(self.hands[seat])
         lasts = (False, True) if left == 1 else (False,)
         if plays and need in (Need.KING, Need.END):
-            closes = (False, True) if self._pending_run is not None and not self._run_alone else (False,)
+            closes = (False, True) if self.pending_run is not None and not self.run_alone else (False,)
             for c in closes:
                 for last in lasts:
                     out.append(Entry(seat, tuple(plays), False, c, last, None))
@@ -603,10 +603,10 @@ class TakiState:
                 order.append(final)
                 st = self.clone()
                 for card in order:
-                    st._play_card(card, None, "")
+                    st.play_card(card, None, "")
                 st._search(plays + [(card, None) for card in order], out)
             return
         for played in self.options():
             st = self.clone()
-            st._play_card(played[0], played[1], "")
+            st.play_card(played[0], played[1], "")
             st._search([*plays, played], out)

@@ -60,7 +60,7 @@ def illegal_candidates(state: TakiState, rng: random.Random) -> list[dict[str, A
     ]
     out.append({"seat": seat, "play": [rng.choice(missing)]})
     trial = state.clone()
-    trial._begin_turn(seat)
+    trial.begin_turn(seat)
     fitting = {card for card, _ in trial.options()}
     unfit = [
         c
