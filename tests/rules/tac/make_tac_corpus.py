@@ -1328,6 +1328,70 @@ case(
     ],
 )
 
+case(
+    "as_on_plain_card",
+    "spec 3: A TAC card may also carry `as`, the borrowed function (only a TAC)",
+    invalid("illegal_move", T + "0/as"),
+    marbles=[[10], [], [], []],
+    hands=[["5"], ["9"], ["9"], ["9"]],
+    turns=[mv(0, "5", (10, 15), **{"as": "5"})],
+)
+case(
+    "teufel_then_wrong_seat",
+    "spec 2: Nested actions (`then`) may omit `seat`; it is checked if given. (the Teufel's card is the victim's)",
+    invalid("wrong_seat", T + "0/then/seat"),
+    variant=MASTER,
+    marbles=[[], [20], [], []],
+    hands=[["teufel"], ["5", "9"], ["9"], ["9"]],
+    turns=[{"seat": 0, "card": "teufel", "then": {"seat": 0, "card": "5", "moves": [[20, 25]]}}],
+)
+case(
+    "krieger_captures_own",
+    "Der Krieger wirft die auf eine eigene Kugel folgende Spielkugel – egal welcher Farbe. Im ungünstigen Fall auch die eigene oder die des Spielpartners.",
+    valid(),
+    variant=MASTER,
+    marbles=[[10, 20], [], [], []],
+    hands=[["krieger", "9"], ["9"], ["9"], ["9"]],
+    turns=[
+        {"seat": 0, "card": "krieger", "strike": 10},
+        discard(1, "9"),
+        discard(2, "9"),
+        discard(3, "9"),
+        mv(0, "9", (20, 29)),
+    ],
+)
+case(
+    "engel_last_card_of_deal",
+    "spec 4: the Engel also works as the last card of a deal (B is the next occupied seat, holding cards or not)",
+    valid(),
+    variant=MASTER,
+    hands=[["engel"], [], [], []],
+    turns=[enter(0, "engel")],
+)
+case(
+    "2v1_partner_not_forced_to_tac",
+    "Die TAC-Karte muß auch eingesetzt werden um den Siegeszug des gegnerischen Teams ... rückgängig zu machen. (not the own team's: seat 2 is seat 1's partner)",
+    valid(True),
+    variant={"mode": "2v1"},
+    marbles=[[], ["H1:1", "H1:2", "H1:3", "H1:4"], [30, "H2:2", "H2:3", "H2:4"], []],
+    hands=[["9"], ["3"], ["tac"], []],
+    to_move=1,
+    dealer=0,
+    turns=[mv(1, "3", (30, "H2:1"))],
+    result={"winners": [1, 2]},
+)
+case(
+    "eight_skip_passes_empty_seat",
+    "Beim Spiel zu dritt bleibt eine Farbe unbesetzt. (the 8 skips the next seat in play: seat 0 after seat 2)",
+    valid(),
+    variant={"mode": "ffa3"},
+    marbles=[[10], [], [40], []],
+    hands=[["5", "9"], ["9"], ["8"], []],
+    to_move=2,
+    dealer=1,
+    turns=[{"seat": 2, "card": "8", "skip": True}, discard(0, "5"), discard(1, "9")],
+)
+
 # ---------------------------------------------------------------------------------------- setup and variants
 case(
     "setup_two_marbles_one_field",
