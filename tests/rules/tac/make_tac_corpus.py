@@ -1392,6 +1392,37 @@ case(
     turns=[{"seat": 2, "card": "8", "skip": True}, discard(0, "5"), discard(1, "9")],
 )
 
+case(
+    "spec_example_master_sequence",
+    "spec 4, third example: 8 skip, TAC as 8, Narr with then, Teufel for seat 0, Krieger (the skipped seat's TAC undoes the skip and uses the 8)",
+    valid(),
+    variant=MASTER,
+    marbles=[[10], [20], [35], []],
+    hands=[["8", "teufel"], ["tac", "13"], ["narr", "krieger"], ["5"]],
+    turns=[
+        {"seat": 0, "card": "8", "skip": True},
+        {"seat": 1, "card": "tac", "as": "8", "moves": [[20, 28]]},
+        {"seat": 2, "card": "narr", "then": {"card": "5", "moves": [[35, 40]]}},
+        {"seat": 3, "card": "teufel", "then": {"card": "13", "enter": True}},
+        {"seat": 1, "card": "krieger", "strike": 28},
+    ],
+)
+case(
+    "spec_example_master_sequence_twin",
+    "spec 4, third example: after the Teufel played seat 0's card, seat 1 is next, not seat 0",
+    invalid("wrong_seat", T + "4/seat"),
+    variant=MASTER,
+    marbles=[[10], [20], [35], []],
+    hands=[["8", "teufel"], ["tac", "13"], ["narr", "krieger"], ["5"]],
+    turns=[
+        {"seat": 0, "card": "8", "skip": True},
+        {"seat": 1, "card": "tac", "as": "8", "moves": [[20, 28]]},
+        {"seat": 2, "card": "narr", "then": {"card": "5", "moves": [[35, 40]]}},
+        {"seat": 3, "card": "teufel", "then": {"card": "13", "enter": True}},
+        {"seat": 0, "card": "krieger", "strike": 0},
+    ],
+)
+
 # ---------------------------------------------------------------------------------------- setup and variants
 case(
     "setup_two_marbles_one_field",
