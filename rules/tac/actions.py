@@ -5,7 +5,7 @@ A :class:`Play` is what a seat chose: the card and one of ``enter``, ``moves``, 
 
 >>> p = parse_play({"seat": 1, "card": "4", "moves": [[18, "H1:2"]]}, "/t", BASIC, top=True)
 >>> p.card, p.kind, p.moves
-('4', 'moves', ((18, 65),))
+('4', 'moves', ((18, 69),))
 >>> play_to_json(p, 1)
 {'seat': 1, 'card': '4', 'moves': [[18, 'H1:2']]}
 """
