@@ -42,7 +42,9 @@ def test_player_reports_and_opponent_confirms(client: Client, tac_tournament: To
 
     client.force_login(reporter)
     round_page = client.get(reverse("web:round-detail", args=[tac_tournament.slug, 1])).content.decode()
-    assert url in round_page  # the report button is on the player's own table
+    assert round_page.count(url) == 1  # the report button is on the player's own table only
+    tournament_page = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
+    assert 'id="my-tables"' in tournament_page and url in tournament_page
     response = client.post(url, score_form(seated, [8, 5]))
     assert response.status_code == 302
     result = Result.objects.get(table=table)

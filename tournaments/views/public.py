@@ -47,6 +47,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     my_entrant_ids = entrant_ids_of_user(request.user, tournament)
     for _round, views in rounds:
         mark_mine(views, my_entrant_ids)
+    # A logged-in player's tables still waiting for a final result, shown first.
+    my_open_tables = [
+        (round_, view) for round_, views in rounds for view in views
+        if view.is_mine and view.final is None and not view.table.is_bye and round_.status == Round.Status.PUBLISHED
+    ]
     rows = standings_rows(tournament)
     columns = standings_columns(tournament, rows)
     entrants = list(tournament.entrants.prefetch_related("members__player").order_by("name"))
@@ -64,6 +69,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_stale": tournament.standings_version < tournament.results_version,
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
+            "my_open_tables": my_open_tables,
             "export_links": export_links(tournament),
         },
     )
