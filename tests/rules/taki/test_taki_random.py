@@ -72,6 +72,20 @@ def illegal_candidates(state: TakiState, rng: random.Random) -> list[dict[str, A
     return out
 
 
+def canonical(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """An entry up to the free order of the void cards inside a TAKI run."""
+    play = entry.get("play", [])
+    return (
+        entry["seat"],
+        tuple(play[:1]),
+        tuple(sorted(play[1:-1])),
+        tuple(play[-1:]),
+        entry.get("draw", False),
+        entry.get("close", False),
+        entry.get("last_card", False),
+    )
+
+
 def play_checked_game(
     variant: Variant, rng: random.Random, features: Counter[str], *, deep_every: int
 ) -> None:
@@ -83,6 +97,7 @@ def play_checked_game(
     while not state.is_terminal():
         check_invariants(state)
         assert state.clone() == state
+        legal: list[dict[str, Any]] | None = None
         if step % deep_every == 0 and sum(len(h) for h in state.hands) <= 40:
             legal = state.legal_actions()
             assert legal, "a seat always has a legal entry"
@@ -101,6 +116,10 @@ def play_checked_game(
         was_plus3 = state.plus3_by
         entry = random_entry(state, rng)
         turns.append(entry)
+        if legal is not None and "reshuffle" not in entry:
+            assert canonical(entry) in {canonical(a) for a in legal}, (
+                "the random entry is a listed legal action"
+            )
         mirror.apply(entry)
         assert mirror.hands == state.hands and mirror.stock == state.stock and mirror.to_move == state.to_move
         features["reshuffle"] += "reshuffle" in entry
