@@ -170,9 +170,10 @@ class TockState:
 
     # --- geometry with the Tock rules ---------------------------------------------------------
     def _segment(
-        self, at: dict[int, int], prot: set[int], colour: int, frm: int, to: int, backward: bool, seven: bool
+        self, at: dict[int, int], prot: set[int], colour: int, frm: int, to: int, backward: bool
     ) -> tuple[int, ...] | str:
-        """The path of one segment, or why it is illegal.
+        """The path of one segment, or why it is illegal (the same for every card; the 7 differs only
+        in what it captures, see `_move`).
 
         Forward along the ring or into the own goal (never for a protected marble); backward only on
         the ring. No passing a protected marble, no jumping inside the goal, no landing on a protected
@@ -259,7 +260,7 @@ class TockState:
             for to in board.targets(colour, frm, steps, backward=backward, branch=not backward and not fresh):
                 if backward and to >= ring:
                     continue
-                if not isinstance(self._segment(at, prot, colour, frm, to, backward, False), str):
+                if not isinstance(self._segment(at, prot, colour, frm, to, backward), str):
                     out.append(TockAction(seat, card, MOVES, ((frm, to),)))
         return out
 
@@ -273,7 +274,7 @@ class TockState:
             fresh = frm < ring and colour in prot and frm == self.starts[colour]
             for steps in range(SEVEN_STEPS, 0, -1):
                 for to in board.targets(colour, frm, steps, branch=not fresh):
-                    if not isinstance(self._segment(at, prot, colour, frm, to, False, True), str):
+                    if not isinstance(self._segment(at, prot, colour, frm, to, False), str):
                         out.append(TockAction(seat, SEVEN, MOVES, ((frm, to),)))
                         if first_only:
                             return out
@@ -306,7 +307,7 @@ class TockState:
             fresh = frm < ring and colour in prot and frm == self.starts[colour]
             for steps in step_counts:
                 for to in board.targets(colour, frm, steps, branch=not fresh):
-                    path = self._segment(at, prot, colour, frm, to, False, True)
+                    path = self._segment(at, prot, colour, frm, to, False)
                     if isinstance(path, str):
                         continue
                     segs = (*prefix, (frm, to))
@@ -501,7 +502,7 @@ class TockState:
         if not seven:  # one segment: check it, then move in place
             frm, to = segments[0]
             at = self.marbles.at
-            result = self._segment(at, self.protected, colour, frm, to, backward, False)
+            result = self._segment(at, self.protected, colour, frm, to, backward)
             if isinstance(result, str):
                 raise RecordError(ErrorCode.ILLEGAL_MOVE, f"{path}/{MOVES}/0", result)
             if len(result) != STEPS[card]:
@@ -517,7 +518,7 @@ class TockState:
         total = 0
         for i, (frm, to) in enumerate(segments):
             spath = f"{path}/{MOVES}/{i}"  # MOVES and i need no JSON Pointer escaping
-            result = self._segment(at, prot, colour, frm, to, backward, seven)
+            result = self._segment(at, prot, colour, frm, to, backward)
             if isinstance(result, str):
                 raise RecordError(ErrorCode.ILLEGAL_MOVE, spath, result)
             total += len(result)

@@ -25,7 +25,7 @@ def seven_single_steps_exist(state: TockState, colour: int) -> bool:
             for frm in [p for p, c in at.items() if c == colour]:
                 fresh = frm < ring and colour in prot and frm == state.starts[colour]
                 for to in board.targets(colour, frm, 1, branch=not fresh):
-                    path = state._segment(at, prot, colour, frm, to, False, True)
+                    path = state._segment(at, prot, colour, frm, to, False)
                     if isinstance(path, str):
                         continue
                     at2, prot2 = dict(at), set(prot)
