@@ -24,6 +24,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/finish/", organiser.tournament_finish_view, name="tournament-finish"),
     path("t/<slug:slug>/manage/entrants/add/", organiser.entrant_add, name="entrant-add"),
     path("t/<slug:slug>/manage/entrants/import/", organiser.entrants_import, name="entrants-import"),
+    path("t/<slug:slug>/manage/entrants/check-in-all/", organiser.entrants_check_in_all, name="entrants-check-in-all"),
     path(
         "t/<slug:slug>/manage/entrants/<int:entrant_id>/<str:action>/",
         organiser.entrant_action,

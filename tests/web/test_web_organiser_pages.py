@@ -286,3 +286,16 @@ def test_htmx_action_error_is_shown_in_the_row(client: Client, tac_tournament: T
     # Nothing is queued for the next full page.
     manage = client.get(reverse("web:manage", args=[tac_tournament.slug])).content.decode()
     assert "Only a dropped entrant can be re-admitted." not in manage
+
+
+def test_check_in_all_registered(client: Client, tac_tournament: Tournament, organiser: Any, stranger: Any) -> None:
+    url = reverse("web:entrants-check-in-all", args=[tac_tournament.slug])
+    client.force_login(stranger)
+    assert client.post(url).status_code == 403
+    client.force_login(organiser)
+    page = client.get(reverse("web:manage", args=[tac_tournament.slug])).content.decode()
+    assert "Check in all 4 registered entrants" in page
+    response = client.post(url, follow=True)
+    assert "4 entrants checked in." in response.content.decode()
+    assert set(tac_tournament.entrants.values_list("status", flat=True)) == {Entrant.Status.CHECKED_IN}
+    assert AuditLog.objects.filter(tournament=tac_tournament, action="entrant_checked_in").count() == 4

@@ -65,6 +65,7 @@ def test_round_page_pairing_sheet_and_entrant_page(
     sheet = client.get(reverse("web:pairing-sheet", args=[tac_tournament.slug, 1]))
     assert sheet.status_code == 200
     assert "window.print()" in sheet.content.decode()
+    assert "Player 1a, Player 1b" in sheet.content.decode()  # team members on the printed sheet
     entrant = tac_tournament.entrants.get(name="Team 1")
     page = client.get(reverse("web:entrant-detail", args=[tac_tournament.slug, entrant.pk])).content.decode()
     assert "Player 1a" in page and "Player 1b" in page

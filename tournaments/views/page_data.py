@@ -99,7 +99,10 @@ def _scores_by_entrant(result: Result | None) -> dict[int, ResultScore]:
 
 def _table_queryset() -> QuerySet[Table]:
     return Table.objects.select_related("round").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("entrant").order_by("position")),
+        Prefetch(
+            "seats",
+            queryset=Seat.objects.select_related("entrant").prefetch_related("entrant__members__player").order_by("position"),
+        ),
         Prefetch("results", queryset=Result.objects.prefetch_related("scores").order_by("created_at", "id")),
     )
 
