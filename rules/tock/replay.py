@@ -156,7 +156,7 @@ def _read_setup(raw: Any, variant: TockVariant) -> TockState:
         state.to_move = to_move if any(hands) else -1
     else:
         state.to_move = state.next_seat(dealer if last_seat is None else last_seat)
-    state.banned = last_card == BAN_CARD and state.to_move >= 0
+    state.banned = last_card == BAN_CARD and state.to_move >= 0 and state.to_move != last_seat
     return state
 
 

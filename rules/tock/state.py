@@ -547,4 +547,4 @@ class TockState:
             self._check_win(colour)
         nxt = self.next_seat(seat)
         self.to_move = nxt
-        self.banned = card == BAN_CARD and nxt >= 0
+        self.banned = card == BAN_CARD and nxt >= 0 and nxt != seat  # a seat never bans itself
