@@ -758,6 +758,20 @@ def ten_rules() -> None:
         turns=[mv(3, "10", [40, 50]), mv(0, "5", [20, 25])],
     )
     record(
+        "ten_only_seat_with_cards_no_self_ban_valid",
+        nb + " When no other seat holds cards, no one is banned: the player who played the 10 plays on.",
+        valid(),
+        setup_=setup([[5], [], [], []], [["10", "5"], NO, NO, NO], dealer=3),
+        turns=[mv(0, "10", [5, 15]), mv(0, "5", [15, 20])],
+    )
+    record(
+        "ten_ban_skips_to_next_holder_invalid",
+        nb + " The next player is the next seat that still holds cards.",
+        invalid("illegal_move", T1),
+        setup_=setup([[5], [], [30], []], [["10"], NO, ["5"], NO], dealer=3),
+        turns=[mv(0, "10", [5, 15]), mv(2, "5", [30, 35])],
+    )
+    record(
         "ten_ban_after_setup_last_invalid",
         q + " setup.last: the previous action was a 10.",
         invalid("illegal_move", T0),
