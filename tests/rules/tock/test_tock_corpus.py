@@ -43,3 +43,45 @@ def test_tock_corpus_record(path: Path) -> None:
         assert verdict.error.code.value == expect["code"], verdict.error.to_json()
         assert is_within(verdict.error.path, expect["path"]), verdict.error.to_json()
         assert verdict.complete is False
+
+
+RULE_FAMILIES = {
+    "ace/king": ("ace_", "king_", "enter_"),
+    "plain cards": ("nine_", "queen_"),
+    "four": ("four_",),
+    "seven split": (
+        "seven_split",
+        "seven_captures",
+        "seven_segment",
+        "seven_moves",
+        "seven_passed",
+        "seven_past",
+    ),
+    "seven single": ("seven_single",),
+    "ten and ban": ("ten_",),
+    "jack": ("jack_",),
+    "protection": ("pass_", "protect", "capture_protected", "capture_unprotected", "quick_start"),
+    "captures": ("capture_", "captured_", "no_capture", "passed_marble"),
+    "goal": ("goal_", "exact_goal", "other_goal", "unprotected_on_start"),
+    "must play": ("blockade_", "must_play"),
+    "deal sizes": ("two_players", "three_players", "six_players", "variant_five", "fifth_copy"),
+    "dealer and turn order": ("dealer_", "turn_order", "deal_unfinished", "card_not_in_hand"),
+    "team exchange": ("team_exchange", "ffa_exchange"),
+    "partner colour": (
+        "team_finished",
+        "team_unfinished",
+        "team_partner",
+        "team_switch",
+        "six_teams",
+        "team_seven",
+    ),
+    "end of game": ("ffa_win", "ffa_action", "team_win", "team_not_won", "setup_game_over"),
+    "setup": ("setup_",),
+}
+
+
+def test_corpus_has_valid_and_invalid_records_for_every_rule_family() -> None:
+    for family, prefixes in RULE_FAMILIES.items():
+        members = [f for f in FILES if f.stem.startswith(prefixes)]
+        expects = [json.loads(f.read_text(encoding="utf-8"))["x_expect"]["valid"] for f in members]
+        assert True in expects and False in expects, family
