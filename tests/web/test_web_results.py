@@ -158,6 +158,8 @@ def test_organiser_enters_and_corrects_a_result(
     url = reverse("web:result-override", args=[tac_tournament.slug, table.pk])
     assert client.get(url).status_code == 200
     assert client.post(url, score_form(seated, [8, 6])).status_code == 302
+    page = client.get(url).content.decode()
+    assert f'name="score_{seated[1]}" value="6"' in page  # the correction form starts from the final result
     assert client.post(url, score_form(seated, [6, 8])).status_code == 302
     states = sorted(Result.objects.filter(table=table).values_list("state", flat=True))
     assert states == ["overridden", "superseded"]

@@ -67,7 +67,7 @@ def _result_page(
     view = table_view(table)
     seated = [line.entrant for line in view.seats]
     actor = request.user if request.user.is_authenticated else None
-    form = ResultForm(profile=profile, entrants=seated)
+    form = ResultForm(profile=profile, entrants=seated, initial=_initial_from(view.pending or view.final))
     status = 200
     if request.method == "POST":
         action = request.POST.get("action", "report")
@@ -121,6 +121,18 @@ def _result_page(
         },
         status=status,
     )
+
+
+def _initial_from(result: Result | None) -> dict[str, Any]:
+    """Form values of an existing result (an organiser corrects or completes it instead of retyping)."""
+    if result is None or result.kind == Result.Kind.BYE:
+        return {}
+    initial: dict[str, Any] = {"kind": result.kind}
+    for line in result.scores.all():
+        initial[f"score_{line.entrant_id}"] = line.score
+        initial[f"placing_{line.entrant_id}"] = line.placing
+        initial[f"forfeited_{line.entrant_id}"] = line.forfeited
+    return initial
 
 
 def _int_or_404(value: Any) -> int:
