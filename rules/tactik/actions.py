@@ -26,7 +26,6 @@ from rules.track.board import Board
 
 Kind = Literal["enter", "moves", "swap", "discard"]
 ACTION_KEYS: tuple[Kind, ...] = ("enter", "moves", "swap", "discard")
-_PLAIN_KEYS = frozenset({"seat", "card", *ACTION_KEYS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +58,43 @@ def read_card(raw: Any, path: str) -> str:
 
 def read_action(raw: Any, path: str, board: Board, *, seats: int) -> Action:
     """Read one turn object (Tac-Tik has no nested actions, so `seat` is always required)."""
+    fast = _read_plain(raw, board.ring, seats)
+    if fast is not None:
+        return fast
+    return _read_checked(raw, path, board, seats=seats)
+
+
+def _read_plain(raw: Any, ring: int, seats: int) -> Action | None:
+    """The common shape, read without building error paths; None sends anything else to the full reader."""
+    if type(raw) is not dict or len(raw) != 3:
+        return None
+    seat = raw.get("seat")
+    card = raw.get("card")
+    if type(seat) is not int or not 0 <= seat < seats or type(card) is not str or card not in DECK:
+        return None
+    if "moves" in raw:
+        segments = raw["moves"]
+        if type(segments) is not list or not segments:
+            return None
+        out: list[tuple[int, int]] = []
+        for seg in segments:
+            if type(seg) is not list or len(seg) != 2:
+                return None
+            a, b = seg
+            if type(a) is not int or type(b) is not int or not 0 <= a < ring or not 0 <= b < ring:
+                return None
+            out.append((a, b))
+        return Action(seat, card, "moves", tuple(out))
+    if raw.get("enter") is True:
+        return Action(seat, card, "enter")
+    if raw.get("discard") is True:
+        return Action(seat, card, "discard")
+    return None
+
+
+def _read_checked(raw: Any, path: str, board: Board, *, seats: int) -> Action:
     obj = expect_object(raw, path)
-    if not (obj.keys() <= _PLAIN_KEYS and "seat" in obj and "card" in obj):  # the usual case skips this
-        check_keys(obj, path, required=("seat", "card"), optional=ACTION_KEYS)
+    check_keys(obj, path, required=("seat", "card"), optional=ACTION_KEYS)
     present = [key for key in ACTION_KEYS if key in obj]
     if len(present) != 1:
         raise malformed(

@@ -19,6 +19,7 @@ Movement (spec sections 3 and 5, rule decisions in section 9 and docs/rules/tact
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -167,7 +168,7 @@ class State:
         distinct = sorted(set(self.hands[seat]))
         actions: list[Action] = []
         for card in distinct:
-            actions.extend(self._card_actions(seat, colour, card, first_only=False))
+            actions.extend(self.card_actions(seat, colour, card, first_only=False))
         if not actions:
             actions = [Action(seat, card, "discard") for card in distinct]
         return actions
@@ -195,7 +196,7 @@ class State:
         colour = self.colour_for(seat)
         if action.kind == "discard":
             for card in sorted(set(hand)):
-                playable = self._card_actions(seat, colour, card, first_only=True)
+                playable = self.card_actions(seat, colour, card, first_only=True)
                 if playable:
                     example = playable[0].to_json(self.board)
                     example.pop("seat")
@@ -229,10 +230,10 @@ class State:
         return seat
 
     def home_count(self, colour: int) -> int:
-        """Marbles in the colour's base (a base only ever holds its own colour)."""
+        """Marbles in the colour's base (a base only ever holds its own colour; 4 slots)."""
         at = self.marbles.at
-        first = self.board.home(colour, 1)
-        return sum(1 for p in range(first, first + self.board.home_slots) if p in at)
+        first = self.board.ring + 4 * colour
+        return (first in at) + (first + 1 in at) + (first + 2 in at) + (first + 3 in at)
 
     def on_board(self, colour: int) -> int:
         return sum(1 for c in self.marbles.at.values() if c == colour)
@@ -253,9 +254,10 @@ class State:
         self.to_move = self.next_seat(dealer)
 
     def _after_action(self, seat: int) -> None:
-        team = self.variant.team_of(seat)
-        if all(self.home_count(c) == MARBLES_PER_COLOUR for c in team):
-            self.winners = team
+        """A team wins as soon as both its colours are home; otherwise the next seat with cards moves."""
+        partner = self.variant.partner[seat]
+        if self.home_count(seat) == MARBLES_PER_COLOUR and self.home_count(partner) == MARBLES_PER_COLOUR:
+            self.winners = self.variant.team_of(seat)
         self.to_move = self.next_seat(seat)
 
     def _check_win_all(self) -> None:
@@ -313,6 +315,40 @@ class State:
         if dest >= ring and dest in at:
             return f"{board.token(dest)} is taken: a marble in its base cannot be captured."
         return path
+
+    def _exact_targets(
+        self, at: dict[int, int], pieux: set[int], colour: int, frm: int, steps: int
+    ) -> list[int]:
+        """Where the marble on `frm` may go forward with exactly `steps` steps.
+
+        The same rules as :meth:`_trace` without building paths (the conformance oracle holds the two to
+        agreement): no pieu passed or landed on; into the base only from a non-pieu, through the start
+        field, over and onto free slots; inside the base, over and onto free slots.
+        """
+        board = self.board
+        ring = board.ring
+        out: list[int] = []
+        if frm >= ring:
+            slot = board.home_slot(frm)
+            if slot + steps <= board.home_slots:
+                base = frm - slot
+                if all(base + k not in at for k in range(slot + 1, slot + steps + 1)):
+                    out.append(frm + steps)
+            return out
+        clear = steps + 1  # fields frm+1 .. frm+clear-1 hold no pieu
+        for k in range(1, steps + 1):
+            if (frm + k) % ring in pieux:
+                clear = k
+                break
+        if clear > steps:
+            out.append((frm + steps) % ring)
+        to_entry = (board.entry(colour) - frm) % ring
+        slot = steps - to_entry
+        if 1 <= slot <= board.home_slots and clear > to_entry and frm not in pieux:
+            first = board.home(colour, 1)
+            if all(first + k not in at for k in range(slot)):
+                out.append(first + slot - 1)
+        return out
 
     def _move(self, at: dict[int, int], pieux: set[int], frm: int, path: Path, capture_passed: bool) -> None:
         colour = at.pop(frm)
@@ -425,29 +461,25 @@ class State:
                 self._move(at, self.pieux, frm, path, split)
 
     # --- move generation ----------------------------------------------------------------------
-    def _card_actions(self, seat: int, colour: int, card: str, *, first_only: bool) -> list[Action]:
+    def card_actions(self, seat: int, colour: int, card: str, *, first_only: bool) -> list[Action]:
+        """The legal actions of one card (empty if it cannot be played); `first_only` stops at one."""
         at = self.marbles.at
         pieux = self.pieux
         board = self.board
         ring = board.ring
         out: list[Action] = []
-        if (
-            card in ENTER_CARDS
-            and self.on_board(colour) < MARBLES_PER_COLOUR
-            and board.start(colour) not in pieux
-        ):
+        own = sorted([p for p, c in at.items() if c == colour])
+        if card in ENTER_CARDS and len(own) < MARBLES_PER_COLOUR and board.start(colour) not in pieux:
             out.append(Action(seat, card, "enter"))
             if first_only:
                 return out
-        own = sorted(p for p, c in at.items() if c == colour)
         steps = FORWARD_STEPS.get(card)
         if steps is not None:
             for p in own:
-                for t in self.geo.targets(colour, p, steps, False, p not in pieux):
-                    if not isinstance(self._trace(at, pieux, colour, p, t, backward=False, steps=steps), str):
-                        out.append(Action(seat, card, "moves", ((p, t),)))
-                        if first_only:
-                            return out
+                for t in self._exact_targets(at, pieux, colour, p, steps):
+                    out.append(Action(seat, card, "moves", ((p, t),)))
+                    if first_only:
+                        return out
         elif card == BACKWARD:
             for p in own:
                 if p >= ring:
@@ -478,8 +510,18 @@ class State:
             out.extend(self._split_actions(seat, colour, first_only))
         return out
 
-    def _split_actions(self, seat: int, colour: int, first_only: bool) -> list[Action]:
-        """7x1 actions in canonical form: each marble moves in at most one segment, results distinct."""
+    def random_split(self, seat: int, colour: int, rng: random.Random) -> Action | None:
+        """One legal 7x1 action found by a search in random order (random play), or None if there is none."""
+        found = self._split_actions(seat, colour, True, rng)
+        return found[0] if found else None
+
+    def _split_actions(
+        self, seat: int, colour: int, first_only: bool, rng: random.Random | None = None
+    ) -> list[Action]:
+        """7x1 actions in canonical form: each marble moves in at most one segment, results distinct.
+
+        With `rng`, marbles and step counts are tried in random order (with `first_only`: one random action).
+        """
         found: dict[tuple[frozenset[tuple[int, int]], frozenset[int]], Action] = {}
 
         def search(
@@ -490,9 +532,13 @@ class State:
             segs: tuple[tuple[int, int], ...],
         ) -> bool:
             movable = [p for p, c in at.items() if c == colour and p not in moved]
+            counts = list(range(1, remaining + 1))
+            if rng is not None:
+                rng.shuffle(movable)
+                rng.shuffle(counts)
             for p in movable:
                 branch = p not in pieux
-                for s in range(1, remaining + 1):
+                for s in counts:
                     if s < remaining and len(movable) == 1:
                         continue
                     for t in self.geo.targets(colour, p, s, False, branch):
