@@ -1,4 +1,4 @@
-"""Random games: shuffle, deal, exchange and play uniformly random legal actions until a team wins."""
+"""Random games: shuffle, deal, exchange, and play random legal actions (biased homeward) until a team wins."""
 
 from __future__ import annotations
 
