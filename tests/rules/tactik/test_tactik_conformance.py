@@ -135,6 +135,12 @@ def check_split_generation(state: State) -> None:
             after = result_of(state, action)
             outcomes.add((frozenset(after.marbles.at.items()), frozenset(after.pieux)))
     assert outcomes == split_outcomes_by_single_steps(state, state.colour_for(seat))
+    drawn = state.random_split(seat, state.colour_for(seat), random.Random(len(outcomes)))
+    if drawn is None:
+        assert not outcomes
+    else:
+        after = result_of(state, drawn)
+        assert (frozenset(after.marbles.at.items()), frozenset(after.pieux)) in outcomes
 
 
 def play_checked(seed: int, seats: int, *, oracle_every: int, apply_all_every: int) -> int:
