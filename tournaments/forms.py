@@ -30,7 +30,8 @@ def profile_label(profile: GameProfile) -> str:
     """The profile's name and its table, e.g. "TAC — 2 teams of 2 per table"."""
     if profile.players_per_entrant > 1:
         table = _("%(teams)d teams of %(players)d per table") % {
-            "teams": profile.entrants_per_table, "players": profile.players_per_entrant,
+            "teams": profile.entrants_per_table,
+            "players": profile.players_per_entrant,
         }
     else:
         table = _("%(players)d players per table") % {"players": profile.entrants_per_table}
@@ -52,35 +53,57 @@ class TournamentCreateForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices, initial="swiss")
     rounds_planned = forms.IntegerField(label=_("Rounds planned"), min_value=1, max_value=100, initial=5)
     group_count = forms.IntegerField(
-        label=_("Groups"), min_value=1, max_value=64, initial=1,
+        label=_("Groups"),
+        min_value=1,
+        max_value=64,
+        initial=1,
         help_text=_("Round robin and stages: how many groups."),
     )
     double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
     knockout_size = forms.IntegerField(
-        label=_("Knockout: entrants advancing"), min_value=2, max_value=1024, required=False,
+        label=_("Knockout: entrants advancing"),
+        min_value=2,
+        max_value=1024,
+        required=False,
         help_text=_("Stages only: how many entrants reach the knockout (top N)."),
     )
     third_place_match = forms.BooleanField(label=_("Third-place match"), required=False, initial=True)
-    first_round = forms.ChoiceField(label=_("First round"), choices=Tournament.FirstRound.choices, initial="seed")
+    first_round = forms.ChoiceField(
+        label=_("First round"), choices=Tournament.FirstRound.choices, initial="seed"
+    )
     avoid_same_club = forms.BooleanField(label=_("Avoid same-club pairings"), required=False)
     starts_on = forms.DateField(
-        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+        label=_("Date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
-    is_public = forms.BooleanField(label=_("Public"), required=False, initial=True,
-                                   help_text=_("Everyone can see the tournament page."))
+    is_public = forms.BooleanField(
+        label=_("Public"), required=False, initial=True, help_text=_("Everyone can see the tournament page.")
+    )
     tiebreak_order = forms.CharField(
-        label=_("Tiebreak order"), required=False, max_length=300,
+        label=_("Tiebreak order"),
+        required=False,
+        max_length=300,
     )
     forfeit_winner_score = forms.IntegerField(
-        label=_("Forfeit: winner's score"), min_value=0, max_value=1000, required=False,
+        label=_("Forfeit: winner's score"),
+        min_value=0,
+        max_value=1000,
+        required=False,
         help_text=_("Leave empty for the game's default (TAC: 8:4)."),
     )
     forfeit_loser_score = forms.IntegerField(
-        label=_("Forfeit: loser's score"), min_value=0, max_value=1000, required=False,
+        label=_("Forfeit: loser's score"),
+        min_value=0,
+        max_value=1000,
+        required=False,
     )
     bye_points = forms.FloatField(
-        label=_("Bye: match points"), min_value=0, max_value=1000, required=False,
+        label=_("Bye: match points"),
+        min_value=0,
+        max_value=1000,
+        required=False,
         help_text=_("Leave empty to give a bye the points of a win."),
     )
 
@@ -109,7 +132,9 @@ class TournamentCreateForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("format") == Tournament.Format.STAGES and not data.get("knockout_size"):
-            self.add_error("knockout_size", _("A stages tournament needs the number of entrants in the knockout."))
+            self.add_error(
+                "knockout_size", _("A stages tournament needs the number of entrants in the knockout.")
+            )
         return data
 
     def service_arguments(self) -> dict[str, Any]:
@@ -161,11 +186,17 @@ class EntrantForm(forms.Form):
         if group_count <= 1:
             del self.fields["group"]
         else:
-            self.fields["group"] = forms.IntegerField(label=_("Group"), min_value=1, max_value=group_count, initial=1)
+            self.fields["group"] = forms.IntegerField(
+                label=_("Group"), min_value=1, max_value=group_count, initial=1
+            )
 
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
-        players = [data[f"player_{i + 1}"] for i in range(self.players_per_entrant)] if self.players_per_entrant > 1 else []
+        players = (
+            [data[f"player_{i + 1}"] for i in range(self.players_per_entrant)]
+            if self.players_per_entrant > 1
+            else []
+        )
         return {
             "name": data["name"],
             "player_names": players,
@@ -180,7 +211,9 @@ class EntrantForm(forms.Form):
 class EntrantImportForm(forms.Form):
     csv_file = forms.FileField(label=_("CSV file"), required=False)
     csv_text = forms.CharField(
-        label=_("…or paste the CSV here"), required=False, widget=forms.Textarea(attrs={"rows": 6}),
+        label=_("…or paste the CSV here"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -216,15 +249,24 @@ class RoundEditForm(forms.Form):
     """A grid of selects: one per seat of every table. Empty seats are left out of the table."""
 
     def __init__(
-        self, *args: Any, table_count: int, seats_per_table: int, entrants: list[Entrant],
-        initial_tables: list[list[int]] | None = None, initial_byes: list[int] | None = None, **kwargs: Any,
+        self,
+        *args: Any,
+        table_count: int,
+        seats_per_table: int,
+        entrants: list[Entrant],
+        initial_tables: list[list[int]] | None = None,
+        initial_byes: list[int] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.table_count = table_count
         self.seats_per_table = seats_per_table
         choices = seat_choices(entrants)
         self.fields["byes"] = forms.MultipleChoiceField(
-            label=_("Byes"), choices=choices[1:], required=False, widget=forms.CheckboxSelectMultiple,
+            label=_("Byes"),
+            choices=choices[1:],
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
             initial=[str(i) for i in initial_byes or []],
         )
         for t in range(table_count):
@@ -234,7 +276,9 @@ class RoundEditForm(forms.Form):
                     initial = str(initial_tables[t][s])
                 self.fields[f"t{t + 1}_s{s + 1}"] = forms.ChoiceField(
                     label=_("Table %(table)d, seat %(seat)d") % {"table": t + 1, "seat": s + 1},
-                    choices=choices, required=False, initial=initial,
+                    choices=choices,
+                    required=False,
+                    initial=initial,
                 )
 
     def grid(self) -> list[tuple[int, list[forms.BoundField]]]:
@@ -266,8 +310,14 @@ class ResultForm(forms.Form):
     kind = forms.ChoiceField(label=_("Kind of result"), choices=(), initial=Result.Kind.NORMAL)
     note = forms.CharField(label=_("Note"), max_length=500, required=False)
 
-    def __init__(self, *args: Any, profile: GameProfile, entrants: list[Entrant], allow_forfeit: bool = True,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        profile: GameProfile,
+        entrants: list[Entrant],
+        allow_forfeit: bool = True,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.profile = profile
         self.entrants = entrants
@@ -280,16 +330,23 @@ class ResultForm(forms.Form):
         for entrant in entrants:
             if profile.result_mode == PLACING:
                 self.fields[f"placing_{entrant.id}"] = forms.IntegerField(
-                    label=entrant.name, min_value=1, max_value=len(entrants), required=False,
+                    label=entrant.name,
+                    min_value=1,
+                    max_value=len(entrants),
+                    required=False,
                     widget=forms.NumberInput(attrs={"class": "narrow", "inputmode": "numeric"}),
                 )
             else:
                 self.fields[f"score_{entrant.id}"] = forms.IntegerField(
-                    label=entrant.name, min_value=profile.score_min, max_value=profile.score_max, required=False,
+                    label=entrant.name,
+                    min_value=profile.score_min,
+                    max_value=profile.score_max,
+                    required=False,
                     widget=forms.NumberInput(attrs={"class": "narrow", "inputmode": "numeric"}),
                 )
             self.fields[f"forfeited_{entrant.id}"] = forms.BooleanField(
-                label=_("%(name)s forfeits") % {"name": entrant.name}, required=False,
+                label=_("%(name)s forfeits") % {"name": entrant.name},
+                required=False,
             )
 
     def entrant_rows(self) -> list[tuple[Entrant, forms.BoundField, forms.BoundField]]:

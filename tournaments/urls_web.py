@@ -24,7 +24,11 @@ urlpatterns = [
     path("t/<slug:slug>/manage/finish/", organiser.tournament_finish_view, name="tournament-finish"),
     path("t/<slug:slug>/manage/entrants/add/", organiser.entrant_add, name="entrant-add"),
     path("t/<slug:slug>/manage/entrants/import/", organiser.entrants_import, name="entrants-import"),
-    path("t/<slug:slug>/manage/entrants/check-in-all/", organiser.entrants_check_in_all, name="entrants-check-in-all"),
+    path(
+        "t/<slug:slug>/manage/entrants/check-in-all/",
+        organiser.entrants_check_in_all,
+        name="entrants-check-in-all",
+    ),
     path(
         "t/<slug:slug>/manage/entrants/<int:entrant_id>/<str:action>/",
         organiser.entrant_action,
@@ -32,8 +36,16 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/manage/rounds/generate/", organiser.round_generate_view, name="round-generate"),
     path("t/<slug:slug>/manage/rounds/<int:number>/", organiser.manage_round, name="manage-round"),
-    path("t/<slug:slug>/manage/rounds/<int:number>/publish/", organiser.round_publish_view, name="round-publish"),
-    path("t/<slug:slug>/manage/tables/<int:table_id>/result/", results.result_override_view, name="result-override"),
+    path(
+        "t/<slug:slug>/manage/rounds/<int:number>/publish/",
+        organiser.round_publish_view,
+        name="round-publish",
+    ),
+    path(
+        "t/<slug:slug>/manage/tables/<int:table_id>/result/",
+        results.result_override_view,
+        name="result-override",
+    ),
     # Players
     path("t/<slug:slug>/tables/<int:table_id>/report/", results.result_report_view, name="result-report"),
     path("report/<str:token>/", results.token_home, name="token-home"),

@@ -62,7 +62,9 @@ def browser_page() -> Iterator[Any]:
 
 @pytest.mark.e2e
 @pytest.mark.django_db(transaction=True)
-def test_organiser_creates_tournament_publishes_round_and_enters_result(live_server: Any, browser_page: Any) -> None:
+def test_organiser_creates_tournament_publishes_round_and_enters_result(
+    live_server: Any, browser_page: Any
+) -> None:
     from django.contrib.auth import get_user_model
 
     from tournaments.models import Result, Round, Tournament
@@ -99,7 +101,10 @@ def test_organiser_creates_tournament_publishes_round_and_enters_result(live_ser
 
     # ... three by CSV import.
     page.click("text=Import CSV")
-    page.fill("#id_csv_text", "name,players\nDie Förster,Cla;Dora\nMurmeltiere,Emil;Fritz\nSieben Teiler,Gina;Hugo\n")
+    page.fill(
+        "#id_csv_text",
+        "name,players\nDie Förster,Cla;Dora\nMurmeltiere,Emil;Fritz\nSieben Teiler,Gina;Hugo\n",
+    )
     page.click("main form button[type=submit]")
     page.wait_for_url("**/t/browser-cup/manage/#entrants")
     assert "3 entrants imported." in page.content()
@@ -151,4 +156,6 @@ def test_organiser_creates_tournament_publishes_round_and_enters_result(live_ser
     page.click("text=Confirm: this is right")
     page.wait_for_load_state()
     assert "Result confirmed. Thank you!" in page.content()
-    assert Result.objects.get(table=table_2, state=Result.State.CONFIRMED).scores.get(entrant=second).score == 8
+    assert (
+        Result.objects.get(table=table_2, state=Result.State.CONFIRMED).scores.get(entrant=second).score == 8
+    )

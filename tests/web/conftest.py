@@ -27,11 +27,16 @@ def stranger(db: Any) -> Any:
 
 @pytest.fixture
 def tac_tournament(organiser: Any) -> Tournament:
-    tournament = tournament_create(actor=organiser, name="Spring Cup", game="tac", format="swiss", rounds_planned=3)
+    tournament = tournament_create(
+        actor=organiser, name="Spring Cup", game="tac", format="swiss", rounds_planned=3
+    )
     for index in range(4):
         entrant_register(
-            actor=organiser, tournament=tournament, name=f"Team {index + 1}",
-            player_names=[f"Player {index + 1}a", f"Player {index + 1}b"], seed=index + 1,
+            actor=organiser,
+            tournament=tournament,
+            name=f"Team {index + 1}",
+            player_names=[f"Player {index + 1}a", f"Player {index + 1}b"],
+            seed=index + 1,
         )
     return tournament
 

@@ -16,8 +16,14 @@ GARBAGE: list[dict[str, Any]] = [
     {},
     {"name": "x" * 10_000, "profile": "tac:{", "format": "chess", "rounds_planned": "-3"},
     {"name": "\x00\ufffd", "profile": 'tac:{"master": "yes"}', "rounds_planned": "99999999999999999999"},
-    {"name": "ok", "profile": 'taki:{"seats": 99}', "format": "swiss", "rounds_planned": "1", "group_count": "1",
-     "first_round": "seed"},
+    {
+        "name": "ok",
+        "profile": 'taki:{"seats": 99}',
+        "format": "swiss",
+        "rounds_planned": "1",
+        "group_count": "1",
+        "first_round": "seed",
+    },
     {"name": "Z", "player_1": "", "player_2": "B" * 500, "seed": "1e9", "rating": "nan", "group": "0"},
     {"csv_text": "name\n" + "\n".join(f"row{i}" for i in range(3000))},
     {"csv_text": '"unterminated,\n"quote'},
@@ -58,7 +64,9 @@ def post_everywhere(client: Client, tournament: Tournament, round_: Round) -> No
             assert response.status_code < 500, (url, data)
 
 
-def test_garbage_as_organiser(client: Client, tac_tournament: Tournament, organiser: Any, published_round: Round) -> None:
+def test_garbage_as_organiser(
+    client: Client, tac_tournament: Tournament, organiser: Any, published_round: Round
+) -> None:
     client.force_login(organiser)
     post_everywhere(client, tac_tournament, published_round)
 
@@ -72,6 +80,12 @@ def test_garbage_as_anonymous_and_stranger(
 
 
 def test_garbage_urls_are_404(client: Client, tac_tournament: Tournament) -> None:
-    for url in ("/t/%00/", "/t/spring-cup/rounds/0/", "/t/spring-cup/rounds/99999999999999999999/",
-                "/report/%20/", "/report/x/tables/1/", "/t/spring-cup/entrants/99999999999999999999/"):
+    for url in (
+        "/t/%00/",
+        "/t/spring-cup/rounds/0/",
+        "/t/spring-cup/rounds/99999999999999999999/",
+        "/report/%20/",
+        "/report/x/tables/1/",
+        "/t/spring-cup/entrants/99999999999999999999/",
+    ):
         assert client.get(url).status_code == 404, url

@@ -25,13 +25,22 @@ def test_profile_through_the_pages(client: Client, organiser: Any, key: str) -> 
     client.force_login(organiser)
     response = client.post(
         reverse("web:tournament-create"),
-        {"name": f"Cup {key}", "profile": key, "format": "swiss", "rounds_planned": "2", "group_count": "1",
-         "first_round": "seed", "is_public": "on"},
+        {
+            "name": f"Cup {key}",
+            "profile": key,
+            "format": "swiss",
+            "rounds_planned": "2",
+            "group_count": "1",
+            "first_round": "seed",
+            "is_public": "on",
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     tournament = Tournament.objects.get(name=f"Cup {key}")
     for index in range(profile.entrants_per_table * 2):
-        players = [f"P{index}-{k}" for k in range(profile.players_per_entrant)] if profile.is_team_game else []
+        players = (
+            [f"P{index}-{k}" for k in range(profile.players_per_entrant)] if profile.is_team_game else []
+        )
         entrant_register(actor=organiser, tournament=tournament, name=f"E{index}", player_names=players)
     round_ = round_publish(actor=organiser, round=round_generate(actor=organiser, tournament=tournament))
     for url in (
@@ -58,7 +67,9 @@ def test_profile_through_the_pages(client: Client, organiser: Any, key: str) -> 
     pending = Result.objects.get(table=table, state=Result.State.REPORTED)
     page = client.get(reverse("web:token-report", args=[second.report_token, table.pk])).content.decode()
     assert 'value="confirm"' in page
-    client.post(reverse("web:token-report", args=[second.report_token, table.pk]),
-                {"action": "confirm", "result": pending.pk})
+    client.post(
+        reverse("web:token-report", args=[second.report_token, table.pk]),
+        {"action": "confirm", "result": pending.pk},
+    )
     assert Result.objects.get(pk=pending.pk).state == Result.State.CONFIRMED
     assert client.get(reverse("web:entrant-detail", args=[tournament.slug, first.pk])).status_code == 200

@@ -15,8 +15,12 @@ from tournaments.services.tournaments import tournament_create
 pytestmark = pytest.mark.django_db
 
 
-def test_tournament_list_shows_public_tournaments_only(client: Client, tac_tournament: Tournament, organiser: Any) -> None:
-    hidden = tournament_create(actor=organiser, name="Club night", game="taki", variant={"seats": 4}, is_public=False)
+def test_tournament_list_shows_public_tournaments_only(
+    client: Client, tac_tournament: Tournament, organiser: Any
+) -> None:
+    hidden = tournament_create(
+        actor=organiser, name="Club night", game="taki", variant={"seats": 4}, is_public=False
+    )
     response = client.get(reverse("web:tournament-list"))
     assert response.status_code == 200
     assert "Spring Cup" in response.content.decode()
@@ -26,7 +30,9 @@ def test_tournament_list_shows_public_tournaments_only(client: Client, tac_tourn
 def test_private_tournament_is_404_for_anonymous_and_visible_to_its_organiser(
     client: Client, organiser: Any
 ) -> None:
-    hidden = tournament_create(actor=organiser, name="Club night", game="taki", variant={"seats": 4}, is_public=False)
+    hidden = tournament_create(
+        actor=organiser, name="Club night", game="taki", variant={"seats": 4}, is_public=False
+    )
     url = reverse("web:tournament-detail", args=[hidden.slug])
     assert client.get(url).status_code == 404
     client.force_login(organiser)
@@ -47,14 +53,22 @@ def test_tournament_page_shows_published_round_seats_and_starting_player(
     assert "Organise" not in page  # no organiser button for the public
 
 
-def test_draft_round_is_hidden_from_the_public(client: Client, tac_tournament: Tournament, organiser: Any) -> None:
+def test_draft_round_is_hidden_from_the_public(
+    client: Client, tac_tournament: Tournament, organiser: Any
+) -> None:
     draft = round_generate(actor=organiser, tournament=tac_tournament)
-    assert client.get(reverse("web:round-detail", args=[tac_tournament.slug, draft.number])).status_code == 404
-    assert client.get(reverse("web:pairing-sheet", args=[tac_tournament.slug, draft.number])).status_code == 404
+    assert (
+        client.get(reverse("web:round-detail", args=[tac_tournament.slug, draft.number])).status_code == 404
+    )
+    assert (
+        client.get(reverse("web:pairing-sheet", args=[tac_tournament.slug, draft.number])).status_code == 404
+    )
     page = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
     assert "No round has been published yet." in page
     client.force_login(organiser)
-    assert client.get(reverse("web:round-detail", args=[tac_tournament.slug, draft.number])).status_code == 200
+    assert (
+        client.get(reverse("web:round-detail", args=[tac_tournament.slug, draft.number])).status_code == 200
+    )
 
 
 def test_round_page_pairing_sheet_and_entrant_page(
@@ -91,7 +105,9 @@ def test_language_switch_to_german_and_french(client: Client, tac_tournament: To
     assert "Tournois" in page
 
 
-def test_pages_load_without_javascript(client: Client, tac_tournament: Tournament, published_round: Round) -> None:
+def test_pages_load_without_javascript(
+    client: Client, tac_tournament: Tournament, published_round: Round
+) -> None:
     """Everything a visitor needs is in the HTML: no inline script is required to show the data."""
     page = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
     assert "<noscript" not in page
@@ -109,7 +125,9 @@ def test_tournament_page_queries_do_not_grow_with_tables(
 
     tournament = tournament_create(actor=organiser, name="Big Cup", game="tac", rounds_planned=3)
     for index in range(24):
-        entrant_register(actor=organiser, tournament=tournament, name=f"T{index}", player_names=[f"a{index}", f"b{index}"])
+        entrant_register(
+            actor=organiser, tournament=tournament, name=f"T{index}", player_names=[f"a{index}", f"b{index}"]
+        )
     for _ in range(2):
         round_ = round_publish(actor=organiser, round=round_generate(actor=organiser, tournament=tournament))
         for table in round_.tables.filter(is_bye=False):

@@ -34,7 +34,9 @@ def score_form(seated: list[int], scores: list[int], kind: str = "normal") -> di
     return data
 
 
-def test_player_reports_and_opponent_confirms(client: Client, tac_tournament: Tournament, published_round: Round) -> None:
+def test_player_reports_and_opponent_confirms(
+    client: Client, tac_tournament: Tournament, published_round: Round
+) -> None:
     table, seated = first_table(published_round)
     reporter = user_playing_for(tac_tournament.entrants.get(pk=seated[0]), "reporter")
     opponent = user_playing_for(tac_tournament.entrants.get(pk=seated[1]), "opponent")
@@ -43,7 +45,9 @@ def test_player_reports_and_opponent_confirms(client: Client, tac_tournament: To
     client.force_login(reporter)
     round_page = client.get(reverse("web:round-detail", args=[tac_tournament.slug, 1])).content.decode()
     assert round_page.count(url) == 1  # the report button is on the player's own table only
-    tournament_page = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
+    tournament_page = client.get(
+        reverse("web:tournament-detail", args=[tac_tournament.slug])
+    ).content.decode()
     assert 'id="my-tables"' in tournament_page and url in tournament_page
     response = client.post(url, score_form(seated, [8, 5]))
     assert response.status_code == 302
@@ -63,7 +67,9 @@ def test_player_reports_and_opponent_confirms(client: Client, tac_tournament: To
     assert "result_reported" in actions and "result_confirmed" in actions
 
 
-def test_conflicting_report_gets_a_clear_409(client: Client, tac_tournament: Tournament, published_round: Round) -> None:
+def test_conflicting_report_gets_a_clear_409(
+    client: Client, tac_tournament: Tournament, published_round: Round
+) -> None:
     table, seated = first_table(published_round)
     first = user_playing_for(tac_tournament.entrants.get(pk=seated[0]), "first")
     second = user_playing_for(tac_tournament.entrants.get(pk=seated[1]), "second")
@@ -128,7 +134,9 @@ def test_private_link_reports_only_for_its_own_tables(
     assert Result.objects.get(pk=result.pk).state == Result.State.CONFIRMED
 
 
-def test_bad_result_input_is_shown_not_500(client: Client, tac_tournament: Tournament, published_round: Round) -> None:
+def test_bad_result_input_is_shown_not_500(
+    client: Client, tac_tournament: Tournament, published_round: Round
+) -> None:
     table, seated = first_table(published_round)
     entrant = tac_tournament.entrants.get(pk=seated[0])
     link = reverse("web:token-report", args=[entrant.report_token, table.pk])
@@ -174,7 +182,10 @@ def test_organiser_enters_and_corrects_a_result(
 
 
 def test_standings_show_every_tiebreak_value(
-    client: Client, tac_tournament: Tournament, published_round: Round, organiser: Any,
+    client: Client,
+    tac_tournament: Tournament,
+    published_round: Round,
+    organiser: Any,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     from tournaments.services.results import result_override
@@ -197,10 +208,13 @@ def test_rejected_report_is_flagged_for_the_organiser(
     table, seated = first_table(published_round)
     reporter = tac_tournament.entrants.get(pk=seated[0])
     opponent = tac_tournament.entrants.get(pk=seated[1])
-    client.post(reverse("web:token-report", args=[reporter.report_token, table.pk]), score_form(seated, [8, 0]))
+    client.post(
+        reverse("web:token-report", args=[reporter.report_token, table.pk]), score_form(seated, [8, 0])
+    )
     result = Result.objects.get(table=table)
     response = client.post(
-        reverse("web:token-report", args=[opponent.report_token, table.pk]), {"action": "reject", "result": result.pk}
+        reverse("web:token-report", args=[opponent.report_token, table.pk]),
+        {"action": "reject", "result": result.pk},
     )
     assert response.status_code == 302
     assert Result.objects.get(pk=result.pk).state == Result.State.REJECTED

@@ -20,7 +20,7 @@ LOCALE = Path(settings.BASE_DIR) / "locale"
 def test_catalogue_is_complete_and_compiled(language: str) -> None:
     po = (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
     assert (LOCALE / language / "LC_MESSAGES" / "django.mo").stat().st_size > 1000
-    assert "#, fuzzy\nmsgid \"" not in po
+    assert '#, fuzzy\nmsgid "' not in po
     # An untranslated entry is `msgstr ""` followed by a blank line (the header is the only exception).
     empty = po.count('msgstr ""\n\n') + po.count('msgstr[0] ""\n')
     assert empty == 0, f"{empty} untranslated entries in {language}"
@@ -28,7 +28,10 @@ def test_catalogue_is_complete_and_compiled(language: str) -> None:
 
 def test_service_sentences_are_translated() -> None:
     with translation.override("de"):
-        assert translated_sentence("The entrant is already checked in.") == "Der Teilnehmer ist bereits eingecheckt."
+        assert (
+            translated_sentence("The entrant is already checked in.")
+            == "Der Teilnehmer ist bereits eingecheckt."
+        )
         assert translated_sentence("An entrant named 'Kugelblitz' is already registered.") == (
             "Ein Teilnehmer namens „Kugelblitz“ ist bereits angemeldet."
         )

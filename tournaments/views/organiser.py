@@ -93,7 +93,9 @@ def _conflicts(tournament: Tournament) -> list[dict[str, Any]]:
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     profile = tournament_profile(tournament)
-    entrants = list(tournament.entrants.prefetch_related("members__player").select_related("club").order_by("name"))
+    entrants = list(
+        tournament.entrants.prefetch_related("members__player").select_related("club").order_by("name")
+    )
     rounds = list(tournament.rounds.order_by("number"))
     draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
     published = [r for r in rounds if r.status == Round.Status.PUBLISHED]
@@ -111,11 +113,17 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "draft": draft,
             "published": published,
-            "can_generate": draft is None and not published and tournament.status != Tournament.Status.FINISHED,
-            "can_finish": bool(rounds) and draft is None and not published
+            "can_generate": draft is None
+            and not published
+            and tournament.status != Tournament.Status.FINISHED,
+            "can_finish": bool(rounds)
+            and draft is None
+            and not published
             and tournament.status != Tournament.Status.FINISHED,
             "conflicts": _conflicts(tournament),
-            "entrant_form": EntrantForm(profile=profile, group_count=tournament.group_count) if profile else None,
+            "entrant_form": EntrantForm(profile=profile, group_count=tournament.group_count)
+            if profile
+            else None,
             "import_form": EntrantImportForm(),
             "export_links": export_links(tournament),
             "audit": AuditLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")[:15],
@@ -130,7 +138,11 @@ def entrant_add(request: HttpRequest, slug: str) -> HttpResponse:
     if profile is None:
         messages.error(request, _("This tournament's game settings are invalid."))
         return redirect(_manage_url(tournament))
-    form = EntrantForm(request.POST if request.method == "POST" else None, profile=profile, group_count=tournament.group_count)
+    form = EntrantForm(
+        request.POST if request.method == "POST" else None,
+        profile=profile,
+        group_count=tournament.group_count,
+    )
     if request.method == "POST" and form.is_valid():
         try:
             entrant = entrant_register(actor=request.user, tournament=tournament, **form.service_arguments())
@@ -140,7 +152,9 @@ def entrant_add(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("%(name)s registered.") % {"name": entrant.name})
             return redirect(_manage_url(tournament, "entrants"))
     return render(
-        request, "tournaments/manage/entrant_add.html", {"tournament": tournament, "profile": profile, "form": form}
+        request,
+        "tournaments/manage/entrant_add.html",
+        {"tournament": tournament, "profile": profile, "form": form},
     )
 
 
@@ -151,7 +165,9 @@ def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
     row_errors: list[dict[str, Any]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            entrants = entrants_import_csv(actor=request.user, tournament=tournament, csv_text=form.cleaned_data["text"])
+            entrants = entrants_import_csv(
+                actor=request.user, tournament=tournament, csv_text=form.cleaned_data["text"]
+            )
         except TournamentError as error:
             add_service_error(form, error)
             row_errors = [
@@ -164,7 +180,12 @@ def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/manage/entrants_import.html",
-        {"tournament": tournament, "profile": tournament_profile(tournament), "form": form, "row_errors": row_errors},
+        {
+            "tournament": tournament,
+            "profile": tournament_profile(tournament),
+            "form": form,
+            "row_errors": row_errors,
+        },
     )
 
 
@@ -192,9 +213,14 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
         # The row is swapped in place; its message is shown in the row, not queued for the next page.
         entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
         return render(
-            request, "tournaments/manage/entrant_row.html",
-            {"tournament": tournament, "entrant": entrant, "profile": tournament_profile(tournament),
-             "row_error": error_message},
+            request,
+            "tournaments/manage/entrant_row.html",
+            {
+                "tournament": tournament,
+                "entrant": entrant,
+                "profile": tournament_profile(tournament),
+                "row_error": error_message,
+            },
         )
     if error_message:
         messages.error(request, error_message)
@@ -230,7 +256,8 @@ def round_generate_view(request: HttpRequest, slug: str) -> HttpResponse:
         _report_error(request, error)
         return redirect(_manage_url(tournament, "rounds"))
     messages.success(
-        request, _("Round %(number)d generated as a draft. Check it, edit it if needed, then publish it.")
+        request,
+        _("Round %(number)d generated as a draft. Check it, edit it if needed, then publish it.")
         % {"number": round_.number},
     )
     return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
@@ -254,17 +281,22 @@ def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) 
     for warning in warnings or []:
         ids = [i for i in warning.get("entrant_ids", []) if isinstance(i, int)]
         code = str(warning.get("code", ""))
-        shown.append({
-            **warning,
-            "label": WARNING_LABELS.get(code, code),
-            "message": translated_sentence(str(warning.get("message", ""))),
-            "names": [names.get(i, f"#{i}") for i in ids],
-        })
+        shown.append(
+            {
+                **warning,
+                "label": WARNING_LABELS.get(code, code),
+                "message": translated_sentence(str(warning.get("message", ""))),
+                "names": [names.get(i, f"#{i}") for i in ids],
+            }
+        )
     return shown
 
 
 def _round_edit_form(
-    round_: Round, tournament: Tournament, data: Any = None, tables: list[list[int]] | None = None,
+    round_: Round,
+    tournament: Tournament,
+    data: Any = None,
+    tables: list[list[int]] | None = None,
     byes: list[int] | None = None,
 ) -> RoundEditForm:
     profile = tournament_profile(tournament)
@@ -274,8 +306,12 @@ def _round_edit_form(
     seats = max([profile.entrants_per_table if profile else 2, *(len(t) for t in tables)])
     # Room for one extra table so that an organiser can split a table or seat a bye.
     return RoundEditForm(
-        data, table_count=len(tables) + 1, seats_per_table=seats, entrants=active,
-        initial_tables=tables, initial_byes=byes,
+        data,
+        table_count=len(tables) + 1,
+        seats_per_table=seats,
+        entrants=active,
+        initial_tables=tables,
+        initial_byes=byes,
     )
 
 
@@ -299,7 +335,8 @@ def manage_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 ]
                 messages.error(
                     request,
-                    _("The round was not changed: %(message)s") % {"message": translated_sentence(error.message)},
+                    _("The round was not changed: %(message)s")
+                    % {"message": translated_sentence(error.message)},
                 )
             else:
                 if warnings:

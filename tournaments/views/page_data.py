@@ -101,7 +101,9 @@ def _table_queryset() -> QuerySet[Table]:
     return Table.objects.select_related("round").prefetch_related(
         Prefetch(
             "seats",
-            queryset=Seat.objects.select_related("entrant").prefetch_related("entrant__members__player").order_by("position"),
+            queryset=Seat.objects.select_related("entrant")
+            .prefetch_related("entrant__members__player")
+            .order_by("position"),
         ),
         Prefetch("results", queryset=Result.objects.prefetch_related("scores").order_by("created_at", "id")),
     )
@@ -137,7 +139,9 @@ def table_view(table: Table) -> TableView:
     return table_views(_table_queryset().filter(pk=table.pk))[0]
 
 
-def rounds_with_tables(tournament: Tournament, *, include_drafts: bool) -> list[tuple[Round, list[TableView]]]:
+def rounds_with_tables(
+    tournament: Tournament, *, include_drafts: bool
+) -> list[tuple[Round, list[TableView]]]:
     rounds = tournament.rounds.order_by("number")
     if not include_drafts:
         rounds = rounds.exclude(status=Round.Status.DRAFT)
@@ -151,7 +155,9 @@ def rounds_with_tables(tournament: Tournament, *, include_drafts: bool) -> list[
 
 def entrant_table_views(entrant: Entrant, *, include_drafts: bool) -> list[tuple[Round, TableView]]:
     """Every table the entrant sits at, by round."""
-    tables = _table_queryset().select_related("round").filter(seats__entrant=entrant).order_by("round__number")
+    tables = (
+        _table_queryset().select_related("round").filter(seats__entrant=entrant).order_by("round__number")
+    )
     if not include_drafts:
         tables = tables.exclude(round__status=Round.Status.DRAFT)
     return [(view.table.round, view) for view in table_views(tables)]

@@ -49,8 +49,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         mark_mine(views, my_entrant_ids)
     # A logged-in player's tables still waiting for a final result, shown first.
     my_open_tables = [
-        (round_, view) for round_, views in rounds for view in views
-        if view.is_mine and view.final is None and not view.table.is_bye and round_.status == Round.Status.PUBLISHED
+        (round_, view)
+        for round_, views in rounds
+        for view in views
+        if view.is_mine
+        and view.final is None
+        and not view.table.is_bye
+        and round_.status == Round.Status.PUBLISHED
     ]
     rows = standings_rows(tournament)
     columns = standings_columns(tournament, rows)
@@ -133,7 +138,8 @@ def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": round_,
             "tables": tables,
             "seat_numbers": range(1, max_seats + 1),
-            "pairings_csv": reverse("api-export", args=[tournament.slug, "pairings"]) + f"?round={round_.number}",
+            "pairings_csv": reverse("api-export", args=[tournament.slug, "pairings"])
+            + f"?round={round_.number}",
         },
     )
 

@@ -33,9 +33,15 @@ def _conflict_sentence(error: TournamentError) -> str:
             "Someone at your table reported a different result first. Check it below: confirm it if it is "
             "right, or reject it and report the correct one."
         ),
-        ErrorCode.RESULT_ALREADY_FINAL: _("This table already has a final result. Ask the organiser to correct it."),
-        ErrorCode.RESULT_CONFLICT: _("Someone else recorded a result at the same moment. Check the table below."),
-        ErrorCode.RESULT_NOT_PENDING: _("That result was already confirmed or rejected. Check the table below."),
+        ErrorCode.RESULT_ALREADY_FINAL: _(
+            "This table already has a final result. Ask the organiser to correct it."
+        ),
+        ErrorCode.RESULT_CONFLICT: _(
+            "Someone else recorded a result at the same moment. Check the table below."
+        ),
+        ErrorCode.RESULT_NOT_PENDING: _(
+            "That result was already confirmed or rejected. Check the table below."
+        ),
         ErrorCode.CONFIRM_OWN_REPORT: _("An opponent must confirm the result you reported."),
         ErrorCode.ROUND_NOT_PUBLISHED: _("The round is not published yet."),
         ErrorCode.PERMISSION_DENIED: _("You may not report for this table."),
@@ -78,8 +84,12 @@ def _result_page(
                     result_confirm(result=result, actor=actor, token=token)
                     messages.success(request, _("Result confirmed. Thank you!"))
                 else:
-                    result_reject(result=result, actor=actor, token=token, note=request.POST.get("note", "")[:500])
-                    messages.warning(request, _("Result rejected. Report the correct result, or ask the organiser."))
+                    result_reject(
+                        result=result, actor=actor, token=token, note=request.POST.get("note", "")[:500]
+                    )
+                    messages.warning(
+                        request, _("Result rejected. Report the correct result, or ask the organiser.")
+                    )
                 return redirect(self_url)
             form = ResultForm(request.POST, profile=profile, entrants=seated)
             if form.is_valid():
@@ -89,7 +99,9 @@ def _result_page(
                 else:
                     result = result_report(table=table, actor=actor, token=token, **form.service_arguments())
                     if result.state == Result.State.CONFIRMED:
-                        messages.success(request, _("Your report matches your opponent's: the result is final."))
+                        messages.success(
+                            request, _("Your report matches your opponent's: the result is final.")
+                        )
                     else:
                         messages.success(request, _("Result reported. An opponent now confirms it."))
                 return redirect(self_url)
@@ -102,7 +114,9 @@ def _result_page(
                 messages.error(request, _conflict_sentence(error))
             view = table_view(table)
     pending = view.pending
-    can_decide = pending is not None and (as_organiser or (entrant is not None and pending.reported_for_id != entrant.pk))
+    can_decide = pending is not None and (
+        as_organiser or (entrant is not None and pending.reported_for_id != entrant.pk)
+    )
     return render(
         request,
         "tournaments/result_form.html",
@@ -155,7 +169,12 @@ def result_report_view(request: HttpRequest, slug: str, table_id: int) -> HttpRe
     if not entrants:
         raise PermissionDenied(_("Only a player of this table may report its result."))
     return _result_page(
-        request, tournament=tournament, table=table, entrant=entrants[0], token=None, as_organiser=False,
+        request,
+        tournament=tournament,
+        table=table,
+        entrant=entrants[0],
+        token=None,
+        as_organiser=False,
         self_url=reverse("web:result-report", args=[tournament.slug, table.pk]),
     )
 
@@ -170,7 +189,12 @@ def result_override_view(request: HttpRequest, slug: str, table_id: int) -> Http
         raise PermissionDenied
     table = _table_in(tournament, table_id)
     return _result_page(
-        request, tournament=tournament, table=table, entrant=None, token=None, as_organiser=True,
+        request,
+        tournament=tournament,
+        table=table,
+        entrant=None,
+        token=None,
+        as_organiser=True,
         self_url=reverse("web:result-override", args=[tournament.slug, table.pk]),
     )
 
@@ -198,11 +222,19 @@ def token_report(request: HttpRequest, token: str, table_id: int) -> HttpRespons
     entrant = _token_entrant(token)
     tournament = entrant.tournament
     table = _table_in(tournament, table_id)
-    if table.round.status == Round.Status.DRAFT or permissions.entrant_for_token_at_table(token, table) is None:
+    if (
+        table.round.status == Round.Status.DRAFT
+        or permissions.entrant_for_token_at_table(token, table) is None
+    ):
         raise Http404("This table is not one of yours.")
     # The site-wide Referrer-Policy (same-origin) keeps the private link out of other sites' logs;
     # "no-referrer" would make browsers send "Origin: null" and fail Django's CSRF origin check.
     return _result_page(
-        request, tournament=tournament, table=table, entrant=entrant, token=token, as_organiser=False,
+        request,
+        tournament=tournament,
+        table=table,
+        entrant=entrant,
+        token=token,
+        as_organiser=False,
         self_url=reverse("web:token-report", args=[token, table.pk]),
     )

@@ -31,14 +31,20 @@ FIXED: dict[str, Any] = {
     "Only a dropped entrant can be re-admitted.": _("Only a dropped entrant can be re-admitted."),
     "Only a pending result can be confirmed.": _("Only a pending result can be confirmed."),
     "Only a pending result can be rejected.": _("Only a pending result can be rejected."),
-    "Only an organiser of this tournament may do this.": _("Only an organiser of this tournament may do this."),
+    "Only an organiser of this tournament may do this.": _(
+        "Only an organiser of this tournament may do this."
+    ),
     "The CSV file has no entrants.": _("The CSV file has no entrants."),
     "The CSV file is empty.": _("The CSV file is empty."),
     "The entrant has already dropped.": _("The entrant has already dropped."),
     "The entrant has dropped; re-admit it first.": _("The entrant has dropped; re-admit it first."),
     "The entrant is already checked in.": _("The entrant is already checked in."),
-    "The first row must be a header with a 'name' column.": _("The first row must be a header with a 'name' column."),
-    "The knockout size must be a multiple of the groups.": _("The knockout size must be a multiple of the groups."),
+    "The first row must be a header with a 'name' column.": _(
+        "The first row must be a header with a 'name' column."
+    ),
+    "The knockout size must be a multiple of the groups.": _(
+        "The knockout size must be a multiple of the groups."
+    ),
     "The round is not published yet.": _("The round is not published yet."),
     "The seed must be a whole number from 1.": _("The seed must be a whole number from 1."),
     "The tournament is finished.": _("The tournament is finished."),
@@ -59,34 +65,67 @@ FIXED: dict[str, Any] = {
 }
 
 PATTERNS: list[tuple[re.Pattern[str], Any]] = [
-    (re.compile(r"^An entrant named '(?P<name>.+)' is already registered\.$"),
-     _("An entrant named “%(name)s” is already registered.")),
-    (re.compile(r"^(?P<name>.+) already plays for another entrant\.$"),
-     _("%(name)s already plays for another entrant.")),
-    (re.compile(r"^Seed (?P<seed>\d+) is already given to another entrant\.$"),
-     _("Seed %(seed)s is already given to another entrant.")),
-    (re.compile(r"^(?P<count>\d+) row\(s\) have errors; nothing was imported\.$"),
-     _("%(count)s row(s) have errors; nothing was imported.")),
-    (re.compile(r"^An entrant of this game has (?P<needed>\d+) player\(s\); (?P<given>\d+) given\.$"),
-     _("An entrant of this game has %(needed)s player(s); %(given)s given.")),
-    (re.compile(r"^Expected (?P<expected>\d+) columns, found (?P<found>\d+)\.$"),
-     _("Expected %(expected)s columns, found %(found)s.")),
-    (re.compile(r"^The (?P<what>entrant name|player name|club name) must not be empty\.$"),
-     _("A name must not be empty.")),
-    (re.compile(r"^The (?P<what>entrant name|player name|club name) may have at most (?P<max>\d+) characters\.$"),
-     _("A name may have at most %(max)s characters.")),
-    (re.compile(r"^A finished game has exactly one winner with (?P<max>\d+) marbles home\.$"),
-     _("A finished game has exactly one winner with %(max)s marbles home.")),
-    (re.compile(r"^A game stopped at the time limit has no winner; (?P<max>\d+) marbles home means it was won\.$"),
-     _("A game stopped at the time limit has no winner; %(max)s marbles home means it was won.")),
-    (re.compile(r"^Scores run from (?P<min>-?\d+) to (?P<max>\d+)\.$"), _("Scores run from %(min)s to %(max)s.")),
+    (
+        re.compile(r"^An entrant named '(?P<name>.+)' is already registered\.$"),
+        _("An entrant named “%(name)s” is already registered."),
+    ),
+    (
+        re.compile(r"^(?P<name>.+) already plays for another entrant\.$"),
+        _("%(name)s already plays for another entrant."),
+    ),
+    (
+        re.compile(r"^Seed (?P<seed>\d+) is already given to another entrant\.$"),
+        _("Seed %(seed)s is already given to another entrant."),
+    ),
+    (
+        re.compile(r"^(?P<count>\d+) row\(s\) have errors; nothing was imported\.$"),
+        _("%(count)s row(s) have errors; nothing was imported."),
+    ),
+    (
+        re.compile(r"^An entrant of this game has (?P<needed>\d+) player\(s\); (?P<given>\d+) given\.$"),
+        _("An entrant of this game has %(needed)s player(s); %(given)s given."),
+    ),
+    (
+        re.compile(r"^Expected (?P<expected>\d+) columns, found (?P<found>\d+)\.$"),
+        _("Expected %(expected)s columns, found %(found)s."),
+    ),
+    (
+        re.compile(r"^The (?P<what>entrant name|player name|club name) must not be empty\.$"),
+        _("A name must not be empty."),
+    ),
+    (
+        re.compile(
+            r"^The (?P<what>entrant name|player name|club name) may have at most (?P<max>\d+) characters\.$"
+        ),
+        _("A name may have at most %(max)s characters."),
+    ),
+    (
+        re.compile(r"^A finished game has exactly one winner with (?P<max>\d+) marbles home\.$"),
+        _("A finished game has exactly one winner with %(max)s marbles home."),
+    ),
+    (
+        re.compile(
+            r"^A game stopped at the time limit has no winner; (?P<max>\d+) marbles home means it was won\.$"
+        ),
+        _("A game stopped at the time limit has no winner; %(max)s marbles home means it was won."),
+    ),
+    (
+        re.compile(r"^Scores run from (?P<min>-?\d+) to (?P<max>\d+)\.$"),
+        _("Scores run from %(min)s to %(max)s."),
+    ),
     (re.compile(r"^Placings run from 1 to (?P<max>\d+)\.$"), _("Placings run from 1 to %(max)s.")),
-    (re.compile(r"^The group must be a whole number from 1 to (?P<max>\d+)\.$"),
-     _("The group must be a whole number from 1 to %(max)s.")),
-    (re.compile(r"^'(?P<column>\w+)' must be a whole number, not '(?P<value>.*)'\.$"),
-     _("“%(column)s” must be a whole number, not “%(value)s”.")),
-    (re.compile(r"^'(?P<column>\w+)' must be a number, not '(?P<value>.*)'\.$"),
-     _("“%(column)s” must be a number, not “%(value)s”.")),
+    (
+        re.compile(r"^The group must be a whole number from 1 to (?P<max>\d+)\.$"),
+        _("The group must be a whole number from 1 to %(max)s."),
+    ),
+    (
+        re.compile(r"^'(?P<column>\w+)' must be a whole number, not '(?P<value>.*)'\.$"),
+        _("“%(column)s” must be a whole number, not “%(value)s”."),
+    ),
+    (
+        re.compile(r"^'(?P<column>\w+)' must be a number, not '(?P<value>.*)'\.$"),
+        _("“%(column)s” must be a number, not “%(value)s”."),
+    ),
     (re.compile(r"^Unknown column\(s\): (?P<columns>.+)\.$"), _("Unknown column(s): %(columns)s.")),
 ]
 
