@@ -85,6 +85,14 @@ def _read_plain(raw: Any, ring: int, seats: int) -> Action | None:
                 return None
             out.append((a, b))
         return Action(seat, card, "moves", tuple(out))
+    if "swap" in raw:
+        pair = raw["swap"]
+        if type(pair) is not list or len(pair) != 2:
+            return None
+        a, b = pair
+        if type(a) is not int or type(b) is not int or not 0 <= a < ring or not 0 <= b < ring:
+            return None
+        return Action(seat, card, "swap", ((a, b),))
     if raw.get("enter") is True:
         return Action(seat, card, "enter")
     if raw.get("discard") is True:

@@ -121,6 +121,12 @@ def read_hands(raw: Any, path: str, n: int, cycle: Counter[str]) -> list[list[st
     items = expect_list(raw, path)
     if len(items) != n:
         raise malformed(path, f"`hands` lists one hand per seat: {n}, not {len(items)}.")
+    plain = _plain_hands(items)
+    if plain is not None:
+        cycle.update(c for hand in plain for c in hand)
+        if max(cycle.values()) <= COPIES:
+            return plain
+        cycle.subtract(c for hand in plain for c in hand)  # undo, then find the exact culprit below
     hands: list[list[str]] = []
     for s, item in enumerate(items):
         h_path = child(path, s)
@@ -137,6 +143,17 @@ def read_hands(raw: Any, path: str, n: int, cycle: Counter[str]) -> list[list[st
                 )
         hands.append(cards)
     return hands
+
+
+def _plain_hands(items: list[Any]) -> list[list[str]] | None:
+    """The hands if every one is a list of 4 known card tokens (the usual case), else None."""
+    for item in items:
+        if type(item) is not list or len(item) != HAND_SIZE:
+            return None
+        for card in item:
+            if type(card) is not str or card not in DECK:
+                return None
+    return [list(item) for item in items]
 
 
 def read_exchange(
@@ -257,6 +274,12 @@ def _read_setup_hands(raw: Any, path: str, n: int, cycle: Counter[str]) -> list[
     items = expect_list(raw, path)
     if len(items) != n:
         raise malformed(path, f"`hands` lists one hand per seat: {n}, not {len(items)}.")
+    plain = _plain_hands(items)
+    if plain is not None:
+        cycle.update(c for hand in plain for c in hand)
+        if max(cycle.values()) <= COPIES:
+            return plain
+        cycle.subtract(c for hand in plain for c in hand)  # undo, then find the exact culprit below
     hands: list[list[str]] = []
     for s, item in enumerate(items):
         h_path = child(path, s)
