@@ -138,3 +138,13 @@ def test_tournament_page_queries_do_not_grow_with_tables(
     assert response.status_code == 200
     with django_assert_max_num_queries(12):
         assert client.get(reverse("web:round-detail", args=[tournament.slug, 2])).status_code == 200
+
+
+def test_error_pages_are_styled_and_translated(client: Client, tac_tournament: Tournament, stranger: Any) -> None:
+    response = client.get("/t/no-such-cup/")
+    assert response.status_code == 404 and "This page does not exist" in response.content.decode()
+    client.force_login(stranger)
+    response = client.get(reverse("web:manage", args=[tac_tournament.slug]))
+    assert response.status_code == 403 and "Only the tournament's organisers" in response.content.decode()
+    client.post(reverse("set_language"), {"language": "de", "next": "/"})
+    assert "Nicht gefunden" in client.get("/t/no-such-cup/").content.decode()
