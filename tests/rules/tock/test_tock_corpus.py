@@ -77,6 +77,7 @@ RULE_FAMILIES = {
     ),
     "end of game": ("ffa_win", "ffa_action", "team_win", "team_not_won", "setup_game_over"),
     "setup": ("setup_",),
+    "board parameters": ("offset_", "small_ring"),
 }
 
 

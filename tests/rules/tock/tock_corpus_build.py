@@ -1522,6 +1522,63 @@ def setup_dealer_rules() -> None:
     )
 
 
+def board_param_rules() -> None:
+    q = (
+        "Spec 6: ring_fields_per_seat (param, 16) and home_entry_offset (param, 0: the goal is entered from "
+        "S_k+offset). Rule decision 1 reads the text's board as 16 fields per seat, goal entered from the start field."
+    )
+    off = {"home_entry_offset": 3}
+    record(
+        "offset_goal_entered_from_offset_valid",
+        q + " With offset 3, 1 -> 2, 3, H0:1, H0:2, H0:3.",
+        valid(),
+        variant=off,
+        setup_=setup([[1], [], [], []], [["5"], NO, NO, NO]),
+        turns=[mv(0, "5", [1, "H0:3"])],
+    )
+    record(
+        "offset_goal_not_from_start_invalid",
+        q + " With offset 3 the start field is no longer the entry.",
+        invalid("illegal_move", "/deals/0/turns/0/moves/0"),
+        variant=off,
+        setup_=setup([[62], [], [], []], [["5"], NO, NO, NO]),
+        turns=[mv(0, "5", [62, "H0:3"])],
+    )
+    record(
+        "offset_protected_marble_never_branches_invalid",
+        q + " A protected marble's path never branches "
+        "(spec 3), even when the entry lies ahead of its start field.",
+        invalid("illegal_move", "/deals/0/turns/0/moves/0"),
+        variant=off,
+        setup_=setup([[0], [], [], []], [["5"], NO, NO, NO], fresh=[0]),
+        turns=[mv(0, "5", [0, "H0:1"])],
+    )
+    small = {"ring_fields_per_seat": 12}
+    record(
+        "small_ring_start_fields_valid",
+        q + " With 12 fields per seat seat 1 starts on 12.",
+        valid(),
+        variant=small,
+        setup_=setup([[10], [12], [], []], [["3"], NO, NO, NO]),
+        turns=[mv(0, "3", [10, 13])],
+    )
+    record(
+        "small_ring_start_fields_invalid",
+        q + " With 12 fields per seat seat 1's protected marble on 12 blocks.",
+        invalid("illegal_move", "/deals/0/turns/0/moves/0"),
+        variant=small,
+        setup_=setup([[10], [12], [], []], [["3"], NO, NO, NO], fresh=[1]),
+        turns=[mv(0, "3", [10, 13])],
+    )
+    record(
+        "small_ring_field_off_board_malformed",
+        q + " With 12 fields per seat and 4 seats the ring is 0..47.",
+        invalid("malformed", "/setup/marbles/0/0"),
+        variant=small,
+        setup_=setup([[50], [], [], []], [["3"], NO, NO, NO]),
+    )
+
+
 def random_games() -> None:
     from rules.tock import ENGINE
 
@@ -1562,6 +1619,7 @@ def main() -> int:
         variant_and_setup_rules,
         extra_rules,
         setup_dealer_rules,
+        board_param_rules,
         random_games,
     ):
         build()
