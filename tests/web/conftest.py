@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -47,8 +48,13 @@ def published_round(tac_tournament: Tournament, organiser: Any) -> Round:
     return round_publish(actor=organiser, round=round_)
 
 
-def user_playing_for(entrant: Entrant, username: str) -> Any:
-    """A login linked to the entrant's first player."""
+@pytest.fixture
+def user_playing_for(db: Any) -> Callable[[Entrant, str], Any]:
+    """A factory: a login linked to the entrant's first player."""
+    return _user_playing_for
+
+
+def _user_playing_for(entrant: Entrant, username: str) -> Any:
     user = get_user_model().objects.create_user(username, password=PASSWORD)
     player: Player = entrant.members.order_by("position").first().player  # type: ignore[union-attr]
     player.user = user

@@ -140,7 +140,9 @@ def test_tournament_page_queries_do_not_grow_with_tables(
         assert client.get(reverse("web:round-detail", args=[tournament.slug, 2])).status_code == 200
 
 
-def test_error_pages_are_styled_and_translated(client: Client, tac_tournament: Tournament, stranger: Any) -> None:
+def test_error_pages_are_styled_and_translated(
+    client: Client, tac_tournament: Tournament, stranger: Any
+) -> None:
     response = client.get("/t/no-such-cup/")
     assert response.status_code == 404 and "This page does not exist" in response.content.decode()
     client.force_login(stranger)

@@ -9,7 +9,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.web.conftest import user_playing_for
 from tournaments.models import AuditLog, Result, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +34,7 @@ def score_form(seated: list[int], scores: list[int], kind: str = "normal") -> di
 
 
 def test_player_reports_and_opponent_confirms(
-    client: Client, tac_tournament: Tournament, published_round: Round
+    client: Client, tac_tournament: Tournament, published_round: Round, user_playing_for: Any
 ) -> None:
     table, seated = first_table(published_round)
     reporter = user_playing_for(tac_tournament.entrants.get(pk=seated[0]), "reporter")
@@ -68,7 +67,7 @@ def test_player_reports_and_opponent_confirms(
 
 
 def test_conflicting_report_gets_a_clear_409(
-    client: Client, tac_tournament: Tournament, published_round: Round
+    client: Client, tac_tournament: Tournament, published_round: Round, user_playing_for: Any
 ) -> None:
     table, seated = first_table(published_round)
     first = user_playing_for(tac_tournament.entrants.get(pk=seated[0]), "first")
@@ -94,7 +93,7 @@ def test_conflicting_report_gets_a_clear_409(
 
 
 def test_player_of_another_table_and_strangers_cannot_report(
-    client: Client, tac_tournament: Tournament, published_round: Round, stranger: Any
+    client: Client, tac_tournament: Tournament, published_round: Round, stranger: Any, user_playing_for: Any
 ) -> None:
     table, seated = first_table(published_round)
     _other, other_seated = other_table(published_round)
