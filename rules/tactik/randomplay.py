@@ -28,13 +28,14 @@ def choose_action(state: State, rng: random.Random) -> Action:
     ring = state.board.ring
     cards = sorted(set(state.hands[seat]))
     rng.shuffle(cards)
+    own = state.own_positions(colour)
     fallback: list[Action] | None = None
     for card in cards:
         if card == SPLIT:  # one random 7x1 rather than all of them: listing every split is costly
             split = state.random_split(seat, colour, rng)
             actions = [split] if split is not None else []
         else:
-            actions = state.card_actions(seat, colour, card, first_only=False)
+            actions = state.card_actions(seat, colour, card, first_only=False, own=own)
         if not actions:
             continue
         if fallback is None:

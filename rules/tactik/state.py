@@ -167,8 +167,9 @@ class State:
         colour = self.colour_for(seat)
         distinct = sorted(set(self.hands[seat]))
         actions: list[Action] = []
+        own = self.own_positions(colour)
         for card in distinct:
-            actions.extend(self.card_actions(seat, colour, card, first_only=False))
+            actions.extend(self.card_actions(seat, colour, card, first_only=False, own=own))
         if not actions:
             actions = [Action(seat, card, "discard") for card in distinct]
         return actions
@@ -195,8 +196,9 @@ class State:
             )
         colour = self.colour_for(seat)
         if action.kind == "discard":
+            own = self.own_positions(colour)
             for card in sorted(set(hand)):
-                playable = self.card_actions(seat, colour, card, first_only=True)
+                playable = self.card_actions(seat, colour, card, first_only=True, own=own)
                 if playable:
                     example = playable[0].to_json(self.board)
                     example.pop("seat")
@@ -461,14 +463,24 @@ class State:
                 self._move(at, self.pieux, frm, path, split)
 
     # --- move generation ----------------------------------------------------------------------
-    def card_actions(self, seat: int, colour: int, card: str, *, first_only: bool) -> list[Action]:
-        """The legal actions of one card (empty if it cannot be played); `first_only` stops at one."""
+    def own_positions(self, colour: int) -> list[int]:
+        """The sorted positions of a colour's marbles on the ring and in its base."""
+        return sorted([p for p, c in self.marbles.at.items() if c == colour])
+
+    def card_actions(
+        self, seat: int, colour: int, card: str, *, first_only: bool, own: list[int] | None = None
+    ) -> list[Action]:
+        """The legal actions of one card (empty if it cannot be played); `first_only` stops at one.
+
+        `own` may pass :meth:`own_positions` of `colour` when the caller already has them.
+        """
         at = self.marbles.at
         pieux = self.pieux
         board = self.board
         ring = board.ring
         out: list[Action] = []
-        own = sorted([p for p, c in at.items() if c == colour])
+        if own is None:
+            own = self.own_positions(colour)
         if card in ENTER_CARDS and len(own) < MARBLES_PER_COLOUR and board.start(colour) not in pieux:
             out.append(Action(seat, card, "enter"))
             if first_only:
@@ -520,7 +532,8 @@ class State:
     ) -> list[Action]:
         """7x1 actions in canonical form: each marble moves in at most one segment, results distinct.
 
-        With `rng`, marbles and step counts are tried in random order (with `first_only`: one random action).
+        With `rng`, marbles and step counts are tried in a randomly rotated order (with `first_only`: one
+        random action).
         """
         found: dict[tuple[frozenset[tuple[int, int]], frozenset[int]], Action] = {}
 
@@ -533,9 +546,11 @@ class State:
         ) -> bool:
             movable = [p for p, c in at.items() if c == colour and p not in moved]
             counts = list(range(1, remaining + 1))
-            if rng is not None:
-                rng.shuffle(movable)
-                rng.shuffle(counts)
+            if rng is not None:  # a random rotation of each order: cheap, and every choice stays possible
+                k = rng.randrange(len(movable)) if movable else 0
+                movable = movable[k:] + movable[:k]
+                k = rng.randrange(remaining)
+                counts = counts[k:] + counts[:k]
             for p in movable:
                 branch = p not in pieux
                 for s in counts:
