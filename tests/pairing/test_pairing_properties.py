@@ -22,7 +22,8 @@ from tournaments.pairing import (
     round_robin_rounds,
     swiss_pair,
 )
-from tournaments.pairing.simulation import play_round
+from tournaments.pairing.ordering import is_first_round
+from tournaments.pairing.simulation import greedy_baseline, play_round
 
 FAST = settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -84,7 +85,10 @@ def assert_valid_round(request, result):
 @FAST
 @given(swiss_requests())
 def test_swiss_round_invariants(request):
-    assert_valid_round(request, swiss_pair(request))
+    result = swiss_pair(request)
+    assert_valid_round(request, result)
+    if not is_first_round(request):  # never more rematched pairs than the greedy grouping
+        assert result.rematches <= greedy_baseline(request, result)[0]
 
 
 @settings(max_examples=100, deadline=None)

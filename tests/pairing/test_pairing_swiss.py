@@ -166,3 +166,10 @@ def test_three_per_table_192_entrants_beats_greedy_grouping():
 def test_taki_tables_of_four_with_smaller_tables_never_over_capacity():
     simulation = simulate_swiss(23, 4, 5, seed=3, min_table_size=3)
     assert all(r.byes == 0 for r in simulation.rounds)
+
+
+def test_n_player_tables_with_clubs_stay_rematch_free_and_fast():
+    simulation = simulate_swiss(120, 6, 6, seed=4, min_table_size=3, clubs=5)
+    assert simulation.total_rematches == 0
+    assert sum(r.greedy_rematches for r in simulation.rounds) > 100
+    assert max(r.seconds for r in simulation.rounds) < 5
