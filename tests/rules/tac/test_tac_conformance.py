@@ -104,7 +104,7 @@ def test_tac_invariants_every_step(variant: dict[str, Any]) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[json.dumps(v) for v in VARIANTS])
 def test_tac_many_random_games(variant: dict[str, Any]) -> None:
-    for seed in range(200):
+    for seed in range(1000):
         record = ENGINE.random_record(variant, random.Random(1000 + seed))
         verdict = verify_document(json.loads(json.dumps(record)), file=f"seed{seed}")
         assert verdict.valid and verdict.complete, verdict.text_line()
