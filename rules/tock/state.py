@@ -23,6 +23,47 @@ from rules.track.marbles import MARBLES_PER_COLOUR, Marbles
 SEVEN_STEPS = 7
 
 
+class Geometry:
+    """`Board.path` and `Board.targets` memoized: they depend on the board alone, and move generation
+    asks the same questions again and again. Shared by a state and its clones."""
+
+    __slots__ = ("board", "_paths", "_targets")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._paths: dict[tuple[int, int, int, bool, bool], tuple[int, ...] | None] = {}
+        self._targets: dict[tuple[int, int, int, bool, bool], tuple[int, ...]] = {}
+
+    def path(self, colour: int, frm: int, to: int, backward: bool, branch: bool) -> tuple[int, ...] | None:
+        key = (colour, frm, to, backward, branch)
+        try:
+            return self._paths[key]
+        except KeyError:
+            found = self._paths[key] = self.board.path(colour, frm, to, backward=backward, branch=branch)
+            return found
+
+    def targets(self, colour: int, frm: int, steps: int, backward: bool, branch: bool) -> tuple[int, ...]:
+        key = (colour, frm, steps, backward, branch)
+        try:
+            return self._targets[key]
+        except KeyError:
+            found = self._targets[key] = self.board.targets(
+                colour, frm, steps, backward=backward, branch=branch
+            )
+            return found
+
+
+_GEOMETRIES: dict[Board, Geometry] = {}
+
+
+def geometry_of(board: Board) -> Geometry:
+    """One memo per board shape (there are few: seats x fields per seat x entry offset)."""
+    geometry = _GEOMETRIES.get(board)
+    if geometry is None:
+        geometry = _GEOMETRIES[board] = Geometry(board)
+    return geometry
+
+
 def make_board(variant: TockVariant) -> Board:
     return Board(
         seats=variant.seats,
@@ -50,6 +91,7 @@ class TockState:
         "winners",
         "cycle_counts",
         "partners",
+        "geometry",
     )
 
     def __init__(self, variant: TockVariant, board: Board | None = None) -> None:
@@ -71,6 +113,7 @@ class TockState:
         self.winners: tuple[int, ...] | None = None
         self.cycle_counts: dict[str, int] = {}
         self.partners: tuple[int | None, ...] = tuple(variant.partner(k) for k in range(n))
+        self.geometry = geometry_of(self.board)
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -100,6 +143,7 @@ class TockState:
         other.winners = self.winners
         other.cycle_counts = dict(self.cycle_counts)
         other.partners = self.partners
+        other.geometry = self.geometry
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -188,7 +232,7 @@ class TockState:
         if backward and to >= ring:
             return "The 4 never moves a marble backward into the goal."
         fresh = frm < ring and colour in prot and frm == self.starts[colour]
-        path = board.path(colour, frm, to, backward=backward, branch=not backward and not fresh)
+        path = self.geometry.path(colour, frm, to, backward, not backward and not fresh)
         if path is None:
             if fresh and to >= ring:
                 return "A protected marble on its start field cannot enter the goal before it has left it."
@@ -250,14 +294,13 @@ class TockState:
     ) -> list[TockAction]:
         at = self.marbles.at
         prot = self.protected
-        board = self.board
         ring = self.ring
         out: list[TockAction] = []
         for frm in [p for p, c in at.items() if c == colour]:
             if backward and frm >= ring:
                 continue
             fresh = frm < ring and colour in prot and frm == self.starts[colour]
-            for to in board.targets(colour, frm, steps, backward=backward, branch=not backward and not fresh):
+            for to in self.geometry.targets(colour, frm, steps, backward, not backward and not fresh):
                 if backward and to >= ring:
                     continue
                 if not isinstance(self._segment(at, prot, colour, frm, to, backward), str):
@@ -267,13 +310,12 @@ class TockState:
     def _seven_single(self, seat: int, colour: int, first_only: bool) -> list[TockAction]:
         at = self.marbles.at
         prot = self.protected
-        board = self.board
         ring = self.ring
         out: list[TockAction] = []
         for frm in [p for p, c in at.items() if c == colour]:
             fresh = frm < ring and colour in prot and frm == self.starts[colour]
             for steps in range(SEVEN_STEPS, 0, -1):
-                for to in board.targets(colour, frm, steps, branch=not fresh):
+                for to in self.geometry.targets(colour, frm, steps, False, not fresh):
                     if not isinstance(self._segment(at, prot, colour, frm, to, False), str):
                         out.append(TockAction(seat, SEVEN, MOVES, ((frm, to),)))
                         if first_only:
@@ -296,7 +338,6 @@ class TockState:
 
         With `rng` the marbles and step counts are tried in random order (random play takes the first).
         """
-        board = self.board
         ring = self.ring
         marbles = [p for p, c in at.items() if c == colour and p not in moved]
         step_counts = list(range(remaining, 0, -1))
@@ -306,7 +347,7 @@ class TockState:
         for frm in marbles:
             fresh = frm < ring and colour in prot and frm == self.starts[colour]
             for steps in step_counts:
-                for to in board.targets(colour, frm, steps, branch=not fresh):
+                for to in self.geometry.targets(colour, frm, steps, False, not fresh):
                     path = self._segment(at, prot, colour, frm, to, False)
                     if isinstance(path, str):
                         continue
