@@ -1,7 +1,7 @@
 """Seat positions and the starting seat, balanced over the tournament.
 
 Each table is an assignment problem: seating entrant e at position p costs how often e already sat
-at p, and the cheapest assignment is taken (every permutation for tables up to 7, a blossom matching
+at p, and the cheapest assignment is taken (every permutation for tables up to 6, a blossom matching
 over the complete bipartite entrants x seats graph above that). Because each extra sitting at the
 same seat costs more than the last, the counts stay as even as the pairings allow. The starting seat
 goes to the entrant at the table who started least often (ties: the one who has played most, then
@@ -19,7 +19,7 @@ import networkx as nx  # type: ignore[import-untyped]
 
 from tournaments.pairing.values import PairedTable, PairingEntrant, PairingError, PairingRequest
 
-BRUTE_FORCE_LIMIT = 7
+BRUTE_FORCE_LIMIT = 6
 
 
 def assign_seats(tables: Sequence[Sequence[int]], request: PairingRequest) -> tuple[PairedTable, ...]:
