@@ -399,6 +399,24 @@ def build_positions() -> None:
         hands=[["7x1"], ["2"], ["3"], ["5"]],
         turns=[t(0, "7x1", moves=[[9, 13], [40, 43]]), t(1, "2", moves=[[10, 12]])],
     )
+    others_discard = [t(1, "2", discard=True), t(2, "2", discard=True), t(3, "2", discard=True)]
+    position(
+        "seven_split_captures_own_marble",
+        Q_7
+        + " (tous les pions: the seat's own marble on 11 is captured too; its other marble goes on from 16)",
+        VALID_PARTIAL,
+        marbles=[[9, 11], [], [], []],
+        hands=[["7x1", "2"], ["2", "3"], ["2", "3"], ["2", "3"]],
+        turns=[t(0, "7x1", moves=[[9, 16]]), *others_discard, t(0, "2", moves=[[16, 18]])],
+    )
+    position(
+        "seven_split_own_marble_gone_illegal",
+        Q_7 + " The own marble passed on 11 was captured: it cannot move afterwards.",
+        bad("illegal_move", "/deals/0/turns/4"),
+        marbles=[[9, 11], [], [], []],
+        hands=[["7x1", "2"], ["2", "3"], ["2", "3"], ["2", "3"]],
+        turns=[t(0, "7x1", moves=[[9, 16]]), *others_discard, t(0, "2", moves=[[11, 13]])],
+    )
     position(
         "seven_split_short_illegal",
         Q_7,
