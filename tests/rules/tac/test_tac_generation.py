@@ -67,3 +67,84 @@ def test_tac_generation_matches_checking(seed: int) -> None:
         brute = {p for p in candidates(card) if accepted(state, p)}
         assert brute == listed, card
         assert bool(listed) == bool(state.card_plays(0, card, True))
+
+
+def oracle_seven(state: TacState, seat: int) -> set[tuple[int, ...]]:
+    """Every board a 7 can leave, found step by step straight from the rule text (independent code).
+
+    One step moves one marble one field: forward on the ring (capturing what it lands on, which is what
+    passing with the 7 does), from the own start field into slot 1 unless the marble is fresh, or one slot
+    up or down inside the home for marbles not locked at the start of the turn.
+    """
+    locked = state.locked_set()
+    out: set[tuple[int, ...]] = set()
+    seen: set[tuple[tuple[int, ...], tuple[bool, ...], int]] = set()
+
+    def colours(board: list[int]) -> list[int]:
+        def home(c: int) -> bool:
+            return all(board[HOME_BASE[c] + i] == c for i in range(4))
+
+        if not home(seat):
+            return [seat]
+        partner = (seat + 2) % 4
+        return [partner] if not home(partner) else []
+
+    def step(board: list[int], fresh: list[bool], remaining: int) -> None:
+        key = (tuple(board), tuple(fresh), remaining)
+        if key in seen:
+            return
+        seen.add(key)
+        if remaining == 0:
+            out.add(tuple(board))
+            return
+        for c in colours(board):
+            for p in [q for q in range(80) if board[q] == c]:
+                targets: list[int] = []
+                if p < 64:
+                    targets.append((p + 1) % 64)
+                    if p == START[c] and not fresh[c] and board[HOME_BASE[c]] == -1:
+                        targets.append(HOME_BASE[c])
+                elif p not in locked:
+                    slot = p - HOME_BASE[c]
+                    for t in (slot - 1, slot + 1):
+                        if 0 <= t <= 3 and board[HOME_BASE[c] + t] == -1:
+                            targets.append(HOME_BASE[c] + t)
+                for t in targets:
+                    b2, f2 = board[:], fresh[:]
+                    b2[p] = -1
+                    if p in START:
+                        f2[START.index(p)] = False
+                    if b2[t] != -1:
+                        if t in START:
+                            f2[START.index(t)] = False
+                        b2[t] = -1
+                    b2[t] = c
+                    step(b2, f2, remaining - 1)
+
+    step(state.board[:], state.fresh[:], 7)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tac_seven_matches_step_oracle(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    state = random_position(rng)
+    if state.winning_side() is not None:
+        return
+    if seed % 4 == 0:  # partner continuation: seat 0 has three marbles home and one close to it
+        state.board = [-1 if v == 0 else v for v in state.board]
+        for slot in (1, 2, 3):
+            state.board[HOME_BASE[0] + slot] = 0
+        spot = rng.choice([q for q in range(58, 64) if state.board[q] == -1])
+        state.board[spot] = 0
+        state.pre[0] = 0
+        state.fresh[0] = False
+    state.hands[0] = ["7"]
+    listed = state.card_plays(0, "7", False)
+    boards = set()
+    for play in listed:
+        trial = state.clone()
+        trial.play_turn(0, play, "")
+        boards.add(tuple(trial.board))
+    assert boards == oracle_seven(state, 0)
+    assert bool(listed) == bool(state.card_plays(0, "7", True))
