@@ -1,0 +1,100 @@
+"""Fixtures for tests against the real services: PostgreSQL, RabbitMQ and a Celery worker process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def worker_database_url() -> str:
+    """A postgres:// URL for the test database pytest-django created (the worker must use it too)."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+
+
+class WorkerProcess:
+    """`celery -A config worker` as a subprocess on the test database."""
+
+    def __init__(self) -> None:
+        self.name = f"test-{uuid.uuid4().hex[:8]}@localhost"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(f"/tmp/celery-{self.name.split('@')[0]}.log")
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "CELERY_TASK_ALWAYS_EAGER"}
+        env["DATABASE_URL"] = worker_database_url()
+        env["CELERY_TASK_ALWAYS_EAGER"] = "False"
+        self.log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "info",
+             "-n", self.name, "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the worker exited early:\n{self.log_path.read_text()[-3000:]}")
+            # (a solo worker busy with a task cannot answer a ping, so read its log instead)
+            if f"{self.name} ready." in self.log_path.read_text(errors="replace"):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"the worker did not answer within 60 s:\n{self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, no acknowledgement of the running task."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGQUIT)  # cold shutdown: nothing left to finish in tests
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if hasattr(self, "log"):
+            self.log.close()
+
+
+@pytest.fixture
+def celery_broker(require_services: None) -> Iterator[Any]:
+    """The real broker: tasks are published (not run eagerly); the queue starts empty."""
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    app.control.purge()
+    yield app
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def worker_factory(celery_broker: Any) -> Iterator[Any]:
+    workers: list[WorkerProcess] = []
+
+    def start() -> WorkerProcess:
+        worker = WorkerProcess()
+        workers.append(worker)
+        worker.start()
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
