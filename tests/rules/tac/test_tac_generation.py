@@ -148,3 +148,26 @@ def test_tac_seven_matches_step_oracle(seed: int) -> None:
         boards.add(tuple(trial.board))
     assert boards == oracle_seven(state, 0)
     assert bool(listed) == bool(state.card_plays(0, "7", True))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_tac_card_generation_matches_checking(seed: int) -> None:
+    """After a random previous action, the TAC's listed plays are exactly the accepted ones."""
+    rng = random.Random(5000 + seed)
+    state = random_position(rng)
+    if state.winning_side() is not None:
+        return
+    state.history = []
+    state.to_move = 3
+    state.hands[3] = [rng.choice(["1", "2", "4", "5", "8", "13", "trickser", "engel", "krieger"])]
+    state.hands[0] = ["tac", "9"]
+    previous = rng.choice(state.legal_actions())
+    state.play_turn(3, previous, "")
+    if state.over or state.to_move != 0 or state.must_tac:
+        return
+    listed = {Play(p.card, p.kind, moves=p.moves, fields=p.fields) for p in state.tac_plays(0, False)}
+    fn = state.history[-1].fn
+    if fn == "7":
+        return
+    brute = {p for p in candidates("tac") if accepted(state, p)}
+    assert brute == listed, (previous, fn)
