@@ -21,6 +21,8 @@ from rules.track.marbles import MARBLES_PER_COLOUR, Marbles
 
 #: The 7 is made of seven single steps.
 SEVEN_STEPS = 7
+#: Paths kept per board shape before the memo starts afresh (targets need no limit: steps are at most 13).
+PATH_MEMO_LIMIT = 100_000
 
 
 class Geometry:
@@ -39,6 +41,8 @@ class Geometry:
         try:
             return self._paths[key]
         except KeyError:
+            if len(self._paths) >= PATH_MEMO_LIMIT:  # records may name any pair of fields: stay bounded
+                self._paths.clear()
             found = self._paths[key] = self.board.path(colour, frm, to, backward=backward, branch=branch)
             return found
 
