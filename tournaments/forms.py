@@ -237,6 +237,19 @@ class EntrantImportForm(forms.Form):
         return data
 
 
+class OrganiserAddForm(forms.Form):
+    username = forms.CharField(label=_("Username of the co-organiser"), max_length=150)
+
+    def clean_username(self) -> Any:
+        from django.contrib.auth import get_user_model
+
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username, is_active=True).first()
+        if user is None:
+            raise forms.ValidationError(_("No active account has this username."))
+        return user
+
+
 class ActionForm(forms.Form):
     """An empty form for buttons that POST an action (the CSRF token is all it carries)."""
 

@@ -21,6 +21,7 @@ urlpatterns = [
     # Organisers
     path("new/", organiser.tournament_create_view, name="tournament-create"),
     path("t/<slug:slug>/manage/", organiser.manage, name="manage"),
+    path("t/<slug:slug>/manage/organisers/", organiser.organiser_add, name="organiser-add"),
     path("t/<slug:slug>/manage/finish/", organiser.tournament_finish_view, name="tournament-finish"),
     path("t/<slug:slug>/manage/entrants/add/", organiser.entrant_add, name="entrant-add"),
     path("t/<slug:slug>/manage/entrants/import/", organiser.entrants_import, name="entrants-import"),

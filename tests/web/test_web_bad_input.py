@@ -33,6 +33,7 @@ GARBAGE: list[dict[str, Any]] = [
     {"action": "reject", "result": ""},
     {"action": "unknown"},
     {"tiebreak_order": "match_points,match_points"},
+    {"username": "\u0000" * 200},
 ]
 
 
@@ -52,6 +53,7 @@ def post_everywhere(client: Client, tournament: Tournament, round_: Round) -> No
         reverse("web:manage-round", args=[slug, round_.number]),
         reverse("web:round-publish", args=[slug, round_.number]),
         reverse("web:tournament-finish", args=[slug]),
+        reverse("web:organiser-add", args=[slug]),
         reverse("web:result-override", args=[slug, table.pk]),
         reverse("web:result-report", args=[slug, table.pk]),
         reverse("web:token-report", args=[entrant.report_token, table.pk]),

@@ -338,3 +338,18 @@ def test_check_in_all_registered(
     assert "4 entrants checked in." in response.content.decode()
     assert set(tac_tournament.entrants.values_list("status", flat=True)) == {Entrant.Status.CHECKED_IN}
     assert AuditLog.objects.filter(tournament=tac_tournament, action="entrant_checked_in").count() == 4
+
+
+def test_add_a_co_organiser(
+    client: Client, tac_tournament: Tournament, organiser: Any, stranger: Any
+) -> None:
+    url = reverse("web:organiser-add", args=[tac_tournament.slug])
+    client.force_login(stranger)
+    assert client.post(url, {"username": "stranger"}).status_code == 403
+    client.force_login(organiser)
+    response = client.post(url, {"username": "nobody"}, follow=True)
+    assert "No active account has this username." in response.content.decode()
+    response = client.post(url, {"username": "stranger"}, follow=True)
+    assert "stranger now organises this tournament too." in response.content.decode()
+    client.force_login(stranger)
+    assert client.get(reverse("web:manage", args=[tac_tournament.slug])).status_code == 200

@@ -23,6 +23,7 @@ from tournaments.errors import TournamentError
 from tournaments.forms import (
     EntrantForm,
     EntrantImportForm,
+    OrganiserAddForm,
     RoundEditForm,
     TournamentCreateForm,
     add_service_error,
@@ -36,7 +37,7 @@ from tournaments.services.entrants import (
     entrants_import_csv,
 )
 from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
-from tournaments.services.tournaments import tournament_create, tournament_finish
+from tournaments.services.tournaments import tournament_create, tournament_finish, tournament_organiser_add
 from tournaments.views.page_data import export_links, round_table_views, tournament_profile
 from tournaments.views.service_messages import translated_sentence
 
@@ -125,6 +126,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             if profile
             else None,
             "import_form": EntrantImportForm(),
+            "organiser_form": OrganiserAddForm(),
+            "organisers": list(tournament.organisers.order_by("username")),
             "export_links": export_links(tournament),
             "audit": AuditLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")[:15],
         },
@@ -391,3 +394,25 @@ def tournament_finish_view(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(_manage_url(tournament, "rounds"))
     messages.success(request, _("The tournament is finished. The final standings are on its page."))
     return redirect("web:tournament-detail", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+def organiser_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    form = OrganiserAddForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(_manage_url(tournament, "organisers"))
+    user = form.cleaned_data["username"]
+    try:
+        tournament_organiser_add(actor=request.user, tournament=tournament, user=user)
+    except TournamentError as error:
+        _report_error(request, error)
+    else:
+        messages.success(
+            request, _("%(name)s now organises this tournament too.") % {"name": user.get_username()}
+        )
+    return redirect(_manage_url(tournament, "organisers"))
