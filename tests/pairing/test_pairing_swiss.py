@@ -163,9 +163,11 @@ def test_three_per_table_192_entrants_beats_greedy_grouping():
     assert simulation.total_rematches * 10 <= sum(r.greedy_rematches for r in simulation.rounds)
 
 
-def test_taki_tables_of_four_with_smaller_tables_never_over_capacity():
+def test_taki_tables_of_four_use_a_table_of_three_instead_of_byes():
     simulation = simulate_swiss(23, 4, 5, seed=3, min_table_size=3)
     assert all(r.byes == 0 for r in simulation.rounds)
+    result = swiss_pair(PairingRequest(entrants=fake_entrants(23), table_size=4, min_table_size=3))
+    assert sorted(len(t.entrant_ids) for t in result.tables) == [3, 4, 4, 4, 4, 4]
 
 
 def test_n_player_tables_with_clubs_stay_rematch_free_and_fast():
