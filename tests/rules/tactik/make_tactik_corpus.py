@@ -979,6 +979,62 @@ def build_positions() -> None:
         turns=[],
         setup_extra={"last": t(0, "1", moves=[[0, "H0:1"]])},
     )
+    next_hands = [["1", "3", "5", "6"], ["8", "9", "10", "12"], ["1", "3", "5", "6"], ["8", "9", "10", "12"]]
+    four_discards = [
+        t(0, "2", discard=True),
+        t(1, "2", discard=True),
+        t(2, "3", discard=True),
+        t(3, "5", discard=True),
+    ]
+    position(
+        "setup_then_next_deal",
+        Q_DEAL
+        + " The setup's deal is the last of its cycle (deal_index 2), so the next deal opens a new one.",
+        VALID_PARTIAL,
+        hands=[["2"], ["2"], ["3"], ["5"]],
+        turns=four_discards,
+        setup_extra={"deal_index": 2},
+    )
+    CASES["setup_then_next_deal"]["deals"].append(
+        {
+            "dealer": 0,
+            "hands": next_hands,
+            "exchange": ["1", "8", "3", "9"],
+            "turns": [t(1, "10", enter=True)],
+        }
+    )
+    position(
+        "setup_cycle_excess",
+        "A cycle begun before the setup is checked only for excess copies (spec section 2): with deal_index 1 the next deal is in the same cycle, and the setup's four 2s leave none.",
+        bad("deck_mismatch", "/deals/1/hands/0"),
+        hands=[["2"], ["2"], ["2"], ["2"]],
+        turns=[
+            t(0, "2", discard=True),
+            t(1, "2", discard=True),
+            t(2, "2", discard=True),
+            t(3, "2", discard=True),
+        ],
+        setup_extra={"deal_index": 1},
+    )
+    CASES["setup_cycle_excess"]["deals"].append(
+        {
+            "dealer": 0,
+            "hands": [["2", "3", "5", "6"], *next_hands[1:]],
+            "exchange": ["2", "8", "3", "9"],
+            "turns": [],
+        }
+    )
+    position(
+        "setup_deal_unfinished_then_next",
+        "A deal that stops with cards left while another deal follows is missing_action (spec section 2).",
+        bad("missing_action", "/deals/0/turns"),
+        hands=[["2"], ["2"], ["3"], ["5"]],
+        turns=four_discards[:3],
+        setup_extra={"deal_index": 2},
+    )
+    CASES["setup_deal_unfinished_then_next"]["deals"].append(
+        {"dealer": 0, "hands": next_hands, "exchange": ["1", "8", "3", "9"], "turns": []}
+    )
     # --- variants -----------------------------------------------------------------------------
     position(
         "variant_five_seats",
