@@ -18,7 +18,7 @@ from rules.core.reader import (
     parse_players,
     variant_dict,
 )
-from rules.tac.actions import BOARD, DISCARD, parse_play
+from rules.tac.actions import BOARD, DISCARD, THEN, parse_play
 from rules.tac.cards import OPENING_CARDS
 from rules.tac.game import TacConfig, parse_variant
 from rules.tac.state import HOME_BASE, START, Entry, TacState
@@ -258,6 +258,12 @@ class Replay:
             seat = play.seat
             if seat not in cfg.active:
                 raise _bad_setup("/setup/last/seat", f"Seat {seat} is not in play.")
+            if play.kind == THEN:
+                raise _bad_setup(
+                    "/setup/last",
+                    "A Narr or Teufel cannot be the setup's last action: give the card played through it "
+                    "(the Narr's then, or the victim's card) as `last` instead.",
+                )
             if play.kind == DISCARD:
                 fn = None if play.card == "tac" else play.card
                 state.history.append(Entry(None, fn, True))

@@ -1423,6 +1423,29 @@ case(
     ],
 )
 
+case(
+    "setup_last_narr_refused",
+    "spec 2: `last`: one action replayed first, for rules that refer to the previous action (a Narr is transparent, so its then is that action)",
+    invalid("bad_setup", "/setup/last"),
+    variant=MASTER,
+    marbles=[[10], [], [], []],
+    last={"seat": 3, "card": "narr", "then": {"card": "9", "discard": True}},
+    hands=[["tac"], ["9"], ["9"], ["9"]],
+    to_move=0,
+    turns=[],
+)
+case(
+    "setup_last_then_card",
+    "Setzt der nachfolgende Spieler die TAC-Karte ein, wird nicht das Tauschen der Karten rückgängig gemacht, sondern die Aktion der Karte, die nach dem Tauschen gespielt wurde (written as `last`)",
+    valid(),
+    variant=MASTER,
+    marbles=[[10], [], [], [40]],
+    last=mv(3, "5", (40, 45)),
+    hands=[["tac"], ["9"], ["9"], ["9"]],
+    to_move=0,
+    turns=[mv(0, "tac", (10, 15), **{"as": "5"}), discard(1, "9"), discard(2, "9"), mv(3, "9", (40, 49))],
+)
+
 # ---------------------------------------------------------------------------------------- setup and variants
 case(
     "setup_two_marbles_one_field",
