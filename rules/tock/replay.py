@@ -132,7 +132,7 @@ def _read_setup(raw: Any, variant: TockVariant) -> TockState:
     state.deal_index = deal_index
     state.cycle_counts = counts
     for colour in range(n):
-        state._check_win(colour)
+        state.check_win(colour)
     last_seat: int | None = None
     last_card: str | None = None
     if "last" in obj:

@@ -507,7 +507,7 @@ class TockState:
         colour = self.colour_of(action.seat)
         if action.kind != DISCARD:
             self._perform(action, colour, path)
-        self._check_win(colour)
+        self.check_win(colour)
 
     def _perform(self, action: TockAction, colour: int, path: str) -> None:
         card = action.card
@@ -579,7 +579,8 @@ class TockState:
         self.marbles.at = at
         self.protected = prot
 
-    def _check_win(self, colour: int) -> None:
+    def check_win(self, colour: int) -> None:
+        """End the game if `colour` completes its side: its own 4 (ffa) or both partners' 8 (teams)."""
         if self.home_count(colour) != MARBLES_PER_COLOUR:
             return
         team = self.variant.team_of(colour)
@@ -589,7 +590,7 @@ class TockState:
     def _finish_turn(self, seat: int, card: str, colour: int) -> None:
         self.hands[seat].remove(card)
         if self.home_count(colour) == MARBLES_PER_COLOUR:
-            self._check_win(colour)
+            self.check_win(colour)
         nxt = self.next_seat(seat)
         self.to_move = nxt
         self.banned = card == BAN_CARD and nxt >= 0 and nxt != seat  # a seat never bans itself
