@@ -171,18 +171,17 @@ class StandingsColumn:
 
 
 def standings_columns(tournament: Tournament, rows: list[StandingRow]) -> list[StandingsColumn]:
-    """The tiebreak order first, then any other value the rows carry."""
+    """Match points and the tournament's tiebreaks, in the order it applies them (every value the
+    rows carry when the tournament has no tiebreak order)."""
     codes: list[str] = []
     for code in ["match_points", *list(tournament.tiebreak_order or [])]:
         if isinstance(code, str) and code not in codes:
             codes.append(code)
-    for row in rows:
-        for code in row.values or {}:
-            if code not in codes:
-                codes.append(code)
-    present = {code for row in rows for code in (row.values or {})}
-    if rows:
-        codes = [code for code in codes if code in present]
+    if not tournament.tiebreak_order:
+        for row in rows:
+            for code in row.values or {}:
+                if code not in codes:
+                    codes.append(code)
     return [
         StandingsColumn(
             code=code,
