@@ -44,6 +44,8 @@ class Replay:
         parse_players(doc["players"], "/players", n_seats=4, active_seats=self.cfg.active)
         self.state = TacState(self.cfg)
         self.cycle: Counter[str] = Counter()
+        self.excess: str | None = None  # a card beyond its copies in the running cycle (reported late)
+        self.excess_path = ""
         self.has_setup = "setup" in doc
 
     def run(self) -> ReplayOutcome:
@@ -82,7 +84,16 @@ class Replay:
                     path + "/turns",
                     "The deal stops while cards are left in hands.",
                 )
+        if self.excess is not None:
+            raise self._excess_error()
         return ReplayOutcome(finished=self.state.over, result=self.state.outcome())
+
+    def _excess_error(self) -> RecordError:
+        return RecordError(
+            ErrorCode.DECK_MISMATCH,
+            self.excess_path,
+            f"This deck cycle holds too many copies of {self.excess}.",
+        )
 
     # ------------------------------------------------------------------ deals
     def _deal(self, deal: dict[str, Any], path: str, *, first: bool) -> None:
@@ -131,11 +142,11 @@ class Replay:
                 )
         for hand in hands:
             self.cycle.update(hand)
-        excess = next((c for c, n in self.cycle.items() if n > cfg.deck[c]), None)
-        if excess is not None:
-            raise RecordError(
-                ErrorCode.DECK_MISMATCH, h_path, f"This deck cycle holds too many copies of {excess}."
-            )
+        if self.excess is None:
+            self.excess = next((c for c, n in self.cycle.items() if n > cfg.deck[c]), None)
+        self.excess_path = h_path
+        if self.excess is not None and index == len(cfg.deal_sizes) - 1:
+            raise self._excess_error()  # deck-cycle errors point to the deal closing the cycle
         if "announce" in deal:
             a_path = path + "/announce"
             for s, value in enumerate(_seat_list(deal["announce"], a_path, cfg)):
