@@ -17,6 +17,7 @@ far, so seat positions and starting seats rotate over the rounds.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import random
@@ -120,7 +121,22 @@ def _group_rounds(
     if affine is not None and bye_count == 0 and total_rounds <= len(affine):
         return [(tables, []) for tables in affine[:total_rounds]]
     bye_rounds = _rotating_byes(ordered, bye_count, total_rounds)
-    return _annealed_rounds(ordered, sizes, bye_rounds, request)
+    searched = _annealed_rounds_cached(
+        tuple(ordered), tuple(sizes), tuple(tuple(byes) for byes in bye_rounds), request.random_seed
+    )
+    return [([list(table) for table in tables], list(byes)) for tables, byes in searched]
+
+
+@functools.lru_cache(maxsize=32)
+def _annealed_rounds_cached(
+    ordered: tuple[int, ...],
+    sizes: tuple[int, ...],
+    bye_rounds: tuple[tuple[int, ...], ...],
+    random_seed: int,
+) -> tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]:
+    """The search depends only on these; the services ask for the same schedule every round."""
+    schedule = _annealed_rounds(ordered, sizes, bye_rounds, random_seed)
+    return tuple((tuple(tuple(table) for table in tables), tuple(byes)) for tables, byes in schedule)
 
 
 def _affine_plane_rounds(ordered: Sequence[int], table_size: int) -> list[list[list[int]]] | None:
@@ -153,9 +169,9 @@ def _rotating_byes(ordered: Sequence[int], bye_count: int, total_rounds: int) ->
 
 
 def _annealed_rounds(
-    ordered: Sequence[int], sizes: Sequence[int], bye_rounds: Sequence[Sequence[int]], request: PairingRequest
+    ordered: Sequence[int], sizes: Sequence[int], bye_rounds: Sequence[Sequence[int]], random_seed: int
 ) -> list[tuple[list[list[int]], list[int]]]:
-    rng = random.Random(request.random_seed)
+    rng = random.Random(random_seed)
     meetings: dict[frozenset[int], int] = {frozenset(pair): 0 for pair in itertools.combinations(ordered, 2)}
     schedule: list[list[list[int]]] = []
     for byes in bye_rounds:
