@@ -1591,6 +1591,44 @@ case(
 )
 
 
+def deferred_excess_case(extra: bool) -> None:
+    """Five TAC cards in one cycle, the fifth dealt in a deal that does not close the cycle."""
+    setup = {"hands": [["tac"], ["tac"], ["tac"], ["9"]], "dealer": 3, "deal_index": 2, "to_move": 0}
+    turns0 = [discard(0, "tac"), discard(1, "tac"), discard(2, "tac"), discard(3, "9")]
+    quiet = ["2", "3", "5", "6", "10"]
+    hands1 = [["tac", "tac" if extra else "9", "2", "3", "5"], quiet[:], quiet[:], quiet[:]]
+    gives1 = ["2", "2", "2", "2"]
+    after = [h[:] for h in hands1]
+    for seat in range(4):
+        after[seat].remove(gives1[seat])
+        after[(seat + 2) % 4].append(gives1[seat])
+    turns1 = []
+    order = [1, 2, 3, 0]  # dealer 0 deals the second deal; seat 1 starts
+    for round_ in range(5):
+        for seat in order:
+            turns1.append(discard(seat, after[seat][round_]))
+    hands2 = [
+        ["12", "12", "12", "12", "12"],
+        ["9", "9", "9", "9", "9"],
+        ["4", "4", "4", "4", "4"],
+        ["6", "6", "6", "6", "6"],
+    ]
+    doc = {
+        "format": "game-record/1",
+        "game": "tac",
+        "players": players(None),
+        "setup": setup,
+        "deals": [
+            {"turns": turns0},
+            {"hands": hands1, "exchange": gives1, "turns": turns1},
+            {"hands": hands2, "exchange": ["12", "9", "4", "6"], "turns": []},
+        ],
+        "comment": "spec 2: Deck-cycle errors point to the deal closing the cycle (the fifth TAC comes in deal 1, deal 2 closes the cycle)",
+        "x_expect": invalid("deck_mismatch", "/deals/2/hands") if extra else valid(False),
+    }
+    CASES["too_many_copies_reported_at_cycle_end" if extra else "four_tacs_in_a_cycle"] = doc
+
+
 # ---------------------------------------------------------------------------------------- full deals
 def full_game_cases() -> None:
     sys.path.insert(0, str(ROOT))
@@ -1692,6 +1730,8 @@ def full_game_cases() -> None:
 
 def main() -> None:
     full_game_cases()
+    deferred_excess_case(True)
+    deferred_excess_case(False)
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.json"):
         old.unlink()
