@@ -1611,7 +1611,7 @@ def deferred_excess_case(extra: bool) -> None:
         ["12", "12", "12", "12", "12"],
         ["9", "9", "9", "9", "9"],
         ["4", "4", "4", "4", "4"],
-        ["6", "6", "6", "6", "6"],
+        ["8", "8", "8", "8", "8"],
     ]
     doc = {
         "format": "game-record/1",
@@ -1621,7 +1621,7 @@ def deferred_excess_case(extra: bool) -> None:
         "deals": [
             {"turns": turns0},
             {"hands": hands1, "exchange": gives1, "turns": turns1},
-            {"hands": hands2, "exchange": ["12", "9", "4", "6"], "turns": []},
+            {"hands": hands2, "exchange": ["12", "9", "4", "8"], "turns": []},
         ],
         "comment": "spec 2: Deck-cycle errors point to the deal closing the cycle (the fifth TAC comes in deal 1, deal 2 closes the cycle)",
         "x_expect": invalid("deck_mismatch", "/deals/2/hands") if extra else valid(False),
