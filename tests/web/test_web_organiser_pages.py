@@ -255,7 +255,7 @@ def test_manage_page_lists_entrants_rounds_and_private_links(
     entrant = tac_tournament.entrants.get(name="Team 1")
     assert reverse("web:token-home", args=[entrant.report_token]) in page
     assert "Add a late entrant" in page
-    assert "Recent changes" in page and "round_published" in page
+    assert "Recent changes" in page and 'data-action="round_published"' in page and "Round published" in page
     # Private links never appear on public pages.
     client.logout()
     public = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()

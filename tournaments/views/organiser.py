@@ -129,7 +129,12 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "organiser_form": OrganiserAddForm(),
             "organisers": list(tournament.organisers.order_by("username")),
             "export_links": export_links(tournament),
-            "audit": AuditLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")[:15],
+            "audit": [
+                (row, AUDIT_LABELS.get(row.action, row.action))
+                for row in AuditLog.objects.filter(tournament=tournament)
+                .select_related("actor", "actor_entrant")
+                .order_by("-created_at", "-id")[:15]
+            ],
         },
     )
 
@@ -265,6 +270,24 @@ def round_generate_view(request: HttpRequest, slug: str) -> HttpResponse:
     )
     return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
 
+
+AUDIT_LABELS = {
+    "tournament_created": gettext_lazy("Tournament created"),
+    "organiser_added": gettext_lazy("Organiser added"),
+    "tournament_finished": gettext_lazy("Tournament finished"),
+    "entrant_registered": gettext_lazy("Entrant registered"),
+    "entrants_imported": gettext_lazy("Entrants imported"),
+    "entrant_checked_in": gettext_lazy("Entrant checked in"),
+    "entrant_dropped": gettext_lazy("Entrant dropped"),
+    "entrant_readmitted": gettext_lazy("Entrant re-admitted"),
+    "round_generated": gettext_lazy("Round generated"),
+    "round_edited": gettext_lazy("Round edited"),
+    "round_published": gettext_lazy("Round published"),
+    "result_reported": gettext_lazy("Result reported"),
+    "result_confirmed": gettext_lazy("Result confirmed"),
+    "result_rejected": gettext_lazy("Result rejected"),
+    "result_overridden": gettext_lazy("Result set by an organiser"),
+}
 
 WARNING_LABELS = {
     "rematch": gettext_lazy("Rematch: these entrants have met before"),
