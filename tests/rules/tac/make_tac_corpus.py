@@ -865,6 +865,16 @@ case(
         mv(0, "1", (0, 1)),
     ],
 )
+case(
+    "tac_double_function_choice",
+    "Wird die TAC-Karte verwendet um den Zug einer Karte mit Doppelfunktion (1, 8, 13) rückgängig zu machen, so hat der Spieler die Wahl, welche der Funktionen er für seinen Zug verwendet. (a 1 that moved is borrowed to enter)",
+    valid(),
+    marbles=[[], [], [], [40]],
+    last=mv(3, "1", (40, 41)),
+    hands=[["tac"], ["9"], ["9"], ["9"]],
+    to_move=0,
+    turns=[enter(0, "tac", **{"as": "1"}), discard(1, "9"), discard(2, "9"), mv(3, "9", (40, 49))],
+)
 WIN = [[62, "H0:2", "H0:3", "H0:4"], [20], HOME2, []]
 Q_WIN = "Die TAC-Karte muß auch eingesetzt werden um den Siegeszug des gegnerischen Teams ... rückgängig zu machen. ... Eine weitere TAC-Karte kann danach nicht gespielt werden."
 case(
