@@ -73,3 +73,13 @@ def test_service_urls_switch_to_postgres_rabbitmq_and_redis() -> None:
         '["django.db.backends.postgresql", false, "django_redis.cache.RedisCache", '
         '"amqp://guest:guest@127.0.0.1:5672//"]'
     )
+
+
+def test_env_example_documents_every_variable_the_settings_read() -> None:
+    import re
+
+    settings_text = (ROOT / "config" / "settings.py").read_text()
+    read = set(re.findall(r'env(?:\.[a-z_]+)?\("([A-Z_]+)"', settings_text))
+    documented = set(re.findall(r"^#? ?([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.MULTILINE))
+    assert read, "no variables found: the pattern is stale"
+    assert read - documented == set()
