@@ -423,6 +423,43 @@ class ResultRejectApi(APIView):
         return Response(_result_data(result))
 
 
+class TableScheduleApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class TableScheduleInput(serializers.Serializer):
+        physical_table = serializers.CharField(max_length=40, required=False, allow_blank=True)
+        starts_at = serializers.DateTimeField(required=False, allow_null=True)
+
+    @extend_schema(request=TableScheduleInput, responses={200: inline_serializer(
+        name="TableSchedule", fields={"id": serializers.IntegerField()}), **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get_visible(user=request.user, table_id=table_id)
+        data = _valid(self.TableScheduleInput, request.data)
+        services.table_schedule(actor=request.user, table=table, **data)
+        return Response(table_data(selectors.round_tables(table.round).get(pk=table.pk)))
+
+
+class ForbiddenPairApi(APIView):
+    """Keep two entrants apart when pairing (if possible)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class ForbiddenPairInput(serializers.Serializer):
+        first = serializers.IntegerField(min_value=1)
+        second = serializers.IntegerField(min_value=1)
+
+    @extend_schema(request=ForbiddenPairInput, responses={201: inline_serializer(
+        name="ForbiddenPair", fields={"id": serializers.IntegerField(), "entrants": serializers.ListField(
+            child=serializers.IntegerField())}), **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        data = _valid(self.ForbiddenPairInput, request.data)
+        first = selectors.entrant_get(entrant_id=data["first"])
+        second = selectors.entrant_get(entrant_id=data["second"])
+        pair = services.forbidden_pair_add(actor=request.user, tournament=tournament, first=first, second=second)
+        return Response({"id": pair.pk, "entrants": [pair.first_id, pair.second_id]}, status=201)
+
+
 # --- standings and audit ------------------------------------------------------------------------
 
 

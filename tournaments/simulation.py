@@ -54,13 +54,15 @@ def simulation_organiser(username: str = "simulator") -> Any:
     return user
 
 
-def random_result(profile: GameProfile, seated: list[int], rng: random.Random) -> dict[str, Any]:
-    """A plausible random result for the seated entrants (mostly finished games, some at the time limit)."""
+def random_result(profile: GameProfile, seated: list[int], rng: random.Random, *, decided: bool = False
+                  ) -> dict[str, Any]:
+    """A plausible random result for the seated entrants (mostly finished games, some at the time limit;
+    `decided`: always a finished game, as a knockout needs)."""
     if profile.result_mode == PLACING:
         order = seated[:]
         rng.shuffle(order)
         return {"kind": "normal", "placings": {e: i + 1 for i, e in enumerate(order)}}
-    if rng.random() < 0.1:
+    if not decided and rng.random() < 0.1:
         return {"kind": "time_limit",
                 "scores": {e: rng.randint(profile.score_min, profile.score_max - 1) for e in seated}}
     winner = rng.choice(seated)
@@ -73,8 +75,9 @@ def table_play(table: Table, profile: GameProfile, rng: random.Random) -> None:
     """Report with the first entrant's token and confirm with the second's."""
     seats = list(table.seats.select_related("entrant").order_by("position"))
     seated = [s.entrant_id for s in seats]
+    decided = table.round.stage == Round.Stage.KNOCKOUT
     result = services.result_report(table=table, token=seats[0].entrant.report_token,
-                                    **random_result(profile, seated, rng))
+                                    **random_result(profile, seated, rng, decided=decided))
     services.result_confirm(result=result, token=seats[1].entrant.report_token)
 
 
@@ -125,7 +128,7 @@ def tournament_simulate(
         started = time.perf_counter()
         with standings_deferred(enqueue_at_exit=False):
             services.round_publish(actor=actor, round=round_)
-            for table in round_.tables.filter(is_bye=False).order_by("number"):
+            for table in round_.tables.filter(is_bye=False).select_related("round").order_by("number"):
                 table_play(table, profile, rng)
         report.results_seconds.append(round(time.perf_counter() - started, 4))
         started = time.perf_counter()

@@ -80,6 +80,9 @@ def _requests(scene: Scene) -> dict[str, tuple[str, dict[str, Any]]]:
         "result_override": (f"/api/tables/{scene.table_id}/override/",
                             {"scores": {str(home): 3, str(away): 8}}),
         "result_confirm": (f"/api/results/{scene.pending_id}/confirm/", {}),
+        "table_schedule": (f"/api/tables/{scene.table_id}/schedule/",
+                           {"physical_table": "Board 7", "starts_at": "2026-11-22T14:00:00+01:00"}),
+        "forbidden_pair_add": (f"/api/tournaments/{scene.slug}/forbidden-pairs/", {"first": home, "second": away}),
         "result_reject": (f"/api/results/{scene.pending_id}/reject/", {}),
     }
 
@@ -101,6 +104,8 @@ MATRIX = {
     "result_override": (401, 403, 403, 201),
     "result_confirm": (403, 403, 403, 200),  # the table player is the reporter: only an opponent confirms
     "result_reject": (403, 403, 403, 200),
+    "table_schedule": (401, 403, 403, 200),
+    "forbidden_pair_add": (401, 403, 403, 201),
 }
 
 

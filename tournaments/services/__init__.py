@@ -20,6 +20,7 @@ from tournaments.services.results import (
 )
 from tournaments.services.rounds import pairing_request_build, round_edit, round_generate, round_publish
 from tournaments.services.standings import standings_compute, standings_recompute
+from tournaments.services.tables import forbidden_pair_add, forbidden_pair_remove, table_schedule
 from tournaments.services.tournaments import (
     tournament_create,
     tournament_finish,
@@ -33,6 +34,8 @@ __all__ = [
     "entrant_readmit",
     "entrant_register",
     "entrants_import_csv",
+    "forbidden_pair_add",
+    "forbidden_pair_remove",
     "pairing_request_build",
     "result_confirm",
     "result_lines",
@@ -44,6 +47,7 @@ __all__ = [
     "round_publish",
     "standings_compute",
     "standings_recompute",
+    "table_schedule",
     "tournament_create",
     "tournament_finish",
     "tournament_organiser_add",

@@ -160,6 +160,15 @@ def result_lines(
     ]
 
 
+def _require_knockout_decided(tournament: Tournament, round_: Round, lines: Sequence[dict[str, Any]]) -> None:
+    """A knockout table must say who advances: no tie across the advancing places."""
+    if round_.stage != Round.Stage.KNOCKOUT:
+        return
+    advance = min(tournament.knockout_advance, len(lines) - 1)
+    if sum(1 for line in lines if line["placing"] <= advance) != advance:
+        raise _invalid("A knockout game must decide who advances: no tie across the advancing places.")
+
+
 def _seated(table: Table) -> list[int]:
     return list(table.seats.order_by("position").values_list("entrant_id", flat=True))
 
@@ -234,6 +243,7 @@ def result_report(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,
     )
+    _require_knockout_decided(tournament, round_, lines)
     if _final(table) is not None:
         raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, "This table already has a final result.")
     pending = _pending(table)
@@ -344,6 +354,7 @@ def result_override(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,
     )
+    _require_knockout_decided(tournament, round_, lines)
     now = timezone.now()
     pending = _pending(table)
     if pending is not None:
