@@ -70,10 +70,30 @@ def _celery_eager(request: pytest.FixtureRequest):  # type: ignore[no-untyped-de
     app.conf.task_always_eager = previous
 
 
-@pytest.fixture(autouse=True)
-def _clear_cache():  # type: ignore[no-untyped-def]
-    """Throttle counters and cached pages never leak between tests."""
-    from django.core.cache import cache
+_DJANGO_FIXTURES = {"db", "transactional_db", "client", "admin_client", "live_server", "django_db_setup"}
 
-    cache.clear()
+
+@pytest.fixture(autouse=True)
+def _clear_cache(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """Throttle counters and cached pages never leak between tests (only tests that touch Django)."""
+    if request.node.get_closest_marker("django_db") or _DJANGO_FIXTURES & set(request.fixturenames):
+        from django.core.cache import cache
+
+        cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():  # type: ignore[no-untyped-def]
+    """Tests create many users: a fast hasher instead of PBKDF2's million rounds (tests only)."""
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    previous = settings.PASSWORD_HASHERS
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    yield
+    settings.PASSWORD_HASHERS = previous
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
