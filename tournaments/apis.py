@@ -486,6 +486,22 @@ class StandingsApi(APIView):
         })
 
 
+class ReportLinksApi(APIView):
+    """Organisers only: each entrant's private report token (hand it out as a link or QR code)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: inline_serializer(
+        name="ReportLink", fields={"entrant": serializers.IntegerField(), "name": serializers.CharField(),
+                                   "token": serializers.CharField()}, many=True), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        if not is_organiser(request.user, tournament):
+            raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only organisers see the private report links.")
+        return Response([{"entrant": e.pk, "name": e.name, "token": e.report_token}
+                         for e in tournament.entrants.order_by("name")])
+
+
 class AuditLogApi(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/", apis.RoundListApi.as_view(), name="api-rounds"),
     path("tournaments/<slug:slug>/rounds/generate/", apis.RoundGenerateApi.as_view(), name="api-round-generate"),
     path("tournaments/<slug:slug>/standings/", apis.StandingsApi.as_view(), name="api-standings"),
+    path("tournaments/<slug:slug>/report-links/", apis.ReportLinksApi.as_view(), name="api-report-links"),
     path("tournaments/<slug:slug>/audit/", apis.AuditLogApi.as_view(), name="api-audit"),
     path("tournaments/<slug:slug>/export/<str:kind>.csv", exports.export_csv, name="api-export"),
     path("entrants/<int:entrant_id>/check-in/", apis.EntrantCheckInApi.as_view(), name="api-entrant-check-in"),

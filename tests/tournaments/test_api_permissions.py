@@ -147,6 +147,17 @@ def test_audit_log_is_for_organisers_only(scene: Scene) -> None:
     assert response.status_code == 200 and any(r["action"] == "result_reported" for r in response.json())
 
 
+def test_report_links_are_for_organisers_only(scene: Scene) -> None:
+    url = f"/api/tournaments/{scene.slug}/report-links/"
+    assert client_for(scene, "anonymous").get(url).status_code == 401
+    assert client_for(scene, "table_player").get(url).status_code == 403
+    links = client_for(scene, "organiser").get(url).json()
+    token = next(link["token"] for link in links if link["entrant"] == scene.entrant_id)
+    assert token == Entrant.objects.get(pk=scene.entrant_id).report_token
+    public = client_for(scene, "anonymous").get(f"/api/tournaments/{scene.slug}/entrants/").content.decode()
+    assert token not in public
+
+
 def test_private_tournaments_are_hidden_from_everyone_but_organisers(organiser: Any, other_user: Any) -> None:
     tournament = services.tournament_create(actor=organiser, name="Secret", game="tac", is_public=False)
     assert APIClient().get(f"/api/tournaments/{tournament.slug}/").status_code == 404
