@@ -314,6 +314,16 @@ class RoundEditApi(APIView):
         return Response(round_data(round_))
 
 
+class RoundDiscardApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get_visible(user=request.user, round_id=round_id)
+        services.round_discard(actor=request.user, round=round_)
+        return Response(status=204)
+
+
 class RoundPublishApi(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path("entrants/<int:entrant_id>/readmit/", apis.EntrantReadmitApi.as_view(), name="api-entrant-readmit"),
     path("rounds/<int:round_id>/", apis.RoundDetailApi.as_view(), name="api-round"),
     path("rounds/<int:round_id>/edit/", apis.RoundEditApi.as_view(), name="api-round-edit"),
+    path("rounds/<int:round_id>/discard/", apis.RoundDiscardApi.as_view(), name="api-round-discard"),
     path("rounds/<int:round_id>/publish/", apis.RoundPublishApi.as_view(), name="api-round-publish"),
     path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
     path("tables/<int:table_id>/report/", apis.TableReportApi.as_view(), name="api-table-report"),

@@ -75,6 +75,7 @@ def _requests(scene: Scene) -> dict[str, tuple[str, dict[str, Any]]]:
         "round_generate": (f"/api/tournaments/{scene.slug}/rounds/generate/", {}),
         "round_edit": (f"/api/rounds/{scene.round_id}/edit/", {"tables": [[home, away]]}),
         "round_publish": (f"/api/rounds/{scene.round_id}/publish/", {}),
+        "round_discard": (f"/api/rounds/{scene.round_id}/discard/", {}),
         "result_report": (f"/api/tables/{scene.table_id}/report/",
                           {"scores": {str(home): 8, str(away): 5}}),
         "result_override": (f"/api/tables/{scene.table_id}/override/",
@@ -100,6 +101,7 @@ MATRIX = {
     "round_generate": (401, 403, 403, 409),
     "round_edit": (401, 403, 403, 409),
     "round_publish": (401, 403, 403, 409),
+    "round_discard": (401, 403, 403, 409),
     "result_report": (403, 403, 409, 403),  # the table's player: a result is already pending (own side)
     "result_override": (401, 403, 403, 201),
     "result_confirm": (403, 403, 403, 200),  # the table player is the reporter: only an opponent confirms

@@ -136,6 +136,15 @@ def test_manual_edit_warns_of_rematches_and_refuses_double_bookings(organiser: A
     assert error(services.round_edit, actor=organiser, round=draft, tables=[ids[:2]]).code == "round_not_draft"
 
 
+def test_a_draft_round_can_be_discarded_and_then_the_tournament_finished(organiser: Any, tac: Tournament) -> None:
+    draft = services.round_generate(actor=organiser, tournament=tac)
+    assert error(services.tournament_finish, actor=organiser, tournament=tac).code == "round_in_progress"
+    services.round_discard(actor=organiser, round=draft)
+    assert not Round.objects.filter(pk=draft.pk).exists()
+    assert services.tournament_finish(actor=organiser, tournament=tac).status == Tournament.Status.FINISHED
+    assert error(services.round_generate, actor=organiser, tournament=tac).code == "tournament_finished"
+
+
 def test_swiss_stops_after_the_planned_rounds(organiser: Any) -> None:
     tournament = make_tournament(organiser, entrants=4, rounds_planned=1)
     round_ = published_round(organiser, tournament)

@@ -18,7 +18,13 @@ from tournaments.services.results import (
     result_reject,
     result_report,
 )
-from tournaments.services.rounds import pairing_request_build, round_edit, round_generate, round_publish
+from tournaments.services.rounds import (
+    pairing_request_build,
+    round_discard,
+    round_edit,
+    round_generate,
+    round_publish,
+)
 from tournaments.services.standings import standings_compute, standings_recompute
 from tournaments.services.tables import forbidden_pair_add, forbidden_pair_remove, table_schedule
 from tournaments.services.tournaments import (
@@ -42,6 +48,7 @@ __all__ = [
     "result_override",
     "result_reject",
     "result_report",
+    "round_discard",
     "round_edit",
     "round_generate",
     "round_publish",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from django.db import transaction
@@ -301,7 +301,7 @@ def round_edit(
         raise TournamentError(ErrorCode.INVALID_INPUT, "Every table needs at least two entrants; use a bye instead.")
     # Pair against the state before this round (its draft seats must not count as meetings).
     Table.objects.filter(round=round_).delete()
-    request = pairing_request_build(tournament)
+    request = replace(pairing_request_build(tournament), round_number=round_.number)
     active = {e.id for e in request.entrants}
     problems: list[dict[str, Any]] = []
     try:
@@ -332,6 +332,19 @@ def round_edit(
         data={"tables": table_lists, "byes": bye_list, "warnings": [w["code"] for w in warnings]},
     )
     return round_, warnings
+
+
+@transaction.atomic
+def round_discard(*, actor: Any, round: Round) -> None:
+    """Delete a draft round (nobody has seen it; nothing was played)."""
+    tournament = lock_tournament(round.tournament_id)
+    round_ = lock_round(round.pk)
+    require_organiser(actor, tournament)
+    if round_.status != Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, "Only a draft round can be discarded.")
+    audit_record(action="round_discarded", tournament=tournament, obj=round_, actor=actor,
+                 data={"number": round_.number})
+    round_.delete()
 
 
 @transaction.atomic
