@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     ENTRANT_NOT_DROPPED = "entrant_not_dropped"
     ENTRANT_ALREADY_CHECKED_IN = "entrant_already_checked_in"
     TOURNAMENT_FINISHED = "tournament_finished"
+    REGISTRATION_CLOSED = "registration_closed"
     ROUND_NOT_DRAFT = "round_not_draft"
     ROUND_NOT_PUBLISHED = "round_not_published"
     ROUND_IN_PROGRESS = "round_in_progress"

@@ -145,6 +145,18 @@ def test_a_draft_round_can_be_discarded_and_then_the_tournament_finished(organis
     assert error(services.round_generate, actor=organiser, tournament=tac).code == "tournament_finished"
 
 
+def test_late_entrants_join_a_swiss_but_not_a_round_robin(organiser: Any) -> None:
+    swiss = make_tournament(organiser, entrants=4, name="Swiss")
+    services.round_generate(actor=organiser, tournament=swiss)
+    services.entrant_register(actor=organiser, tournament=swiss, name="Late", player_names=["l1", "l2"])
+    robin = make_tournament(organiser, entrants=4, format="round_robin", name="Robin")
+    services.round_generate(actor=organiser, tournament=robin)
+    exc = error(services.entrant_register, actor=organiser, tournament=robin, name="Late",
+                player_names=["l3", "l4"])
+    assert exc.code == ErrorCode.REGISTRATION_CLOSED
+    assert exc.http_status == 409
+
+
 def test_swiss_stops_after_the_planned_rounds(organiser: Any) -> None:
     tournament = make_tournament(organiser, entrants=4, rounds_planned=1)
     round_ = published_round(organiser, tournament)

@@ -29,6 +29,14 @@ def _clean_name(value: Any, what: str, max_length: int) -> str:
     return text
 
 
+def _schedule_fixed(tournament: Tournament) -> bool:
+    """Round robin (and the group phase of stages) pairs from a schedule of all entrants: no late entry."""
+    groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
+        tournament.format == Tournament.Format.STAGES and tournament.group_count > 1
+    )
+    return groups and tournament.rounds.exists()
+
+
 def _register(
     *,
     actor: Any,
@@ -44,6 +52,11 @@ def _register(
     """Register one entrant in the locked tournament (no permission check, no audit)."""
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+    if _schedule_fixed(tournament):
+        raise TournamentError(
+            ErrorCode.REGISTRATION_CLOSED,
+            "The round robin schedule is fixed once the first round exists; late entrants cannot join it.",
+        )
     profile = tournament_profile(tournament)
     name = _clean_name(name, "entrant name", ENTRANT_NAME_MAX_LENGTH)
     names = [_clean_name(n, "player name", PLAYER_NAME_MAX_LENGTH) for n in player_names]
