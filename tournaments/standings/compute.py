@@ -124,7 +124,13 @@ def compute_standings(
     """
     check_tiebreak_order(order)
     ids = sorted(set(entrant_ids))
-    games = list(games)
+    # A canonical order (by table key, lines by entrant) makes every float sum, and so the result,
+    # independent of the order in which the games were given.
+    games = [
+        PlayedGame(key=g.key, lines=tuple(sorted(g.lines, key=lambda line: line.entrant_id)),
+                   max_points=g.max_points, is_bye=g.is_bye, score_against_bye=g.score_against_bye)
+        for g in sorted(games, key=lambda g: g.key)
+    ]
     points: dict[int, float] = defaultdict(float)
     available: dict[int, float] = defaultdict(float)
     difference: dict[int, float] = defaultdict(float)
