@@ -169,11 +169,37 @@ class TournamentListCreateApi(APIView):
 
 
 class TournamentDetailApi(APIView):
-    permission_classes = [AllowAny]
+    class TournamentUpdateInput(serializers.Serializer):
+        name = serializers.CharField(max_length=120, required=False)
+        is_public = serializers.BooleanField(required=False)
+        rounds_planned = serializers.IntegerField(min_value=1, max_value=100, required=False)
+        venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+        starts_on = serializers.DateField(required=False, allow_null=True)
+        avoid_same_club = serializers.BooleanField(required=False)
+        first_round = serializers.ChoiceField(choices=Tournament.FirstRound.choices, required=False)
+        random_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+        placing_points = serializers.ListField(child=serializers.FloatField(), required=False, max_length=10)
+        tiebreak_order = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS), required=False,
+                                               max_length=len(TIEBREAKS))
+        forfeit_winner_score = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        forfeit_loser_score = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        bye_points = serializers.FloatField(min_value=0, max_value=1000, required=False)
+        bye_score_for = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        bye_score_against = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "PATCH" else [AllowAny()]
 
     @extend_schema(responses={200: TournamentOut, 404: ERROR_SCHEMA})
     def get(self, request: Request, slug: str) -> Response:
         return Response(TournamentOut(selectors.tournament_get_visible(user=request.user, slug=slug)).data)
+
+    @extend_schema(request=TournamentUpdateInput, responses={200: TournamentOut, **ERRORS})
+    def patch(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        data = _valid(self.TournamentUpdateInput, request.data)
+        return Response(TournamentOut(services.tournament_update(actor=request.user, tournament=tournament,
+                                                                 **data)).data)
 
 
 class TournamentFinishApi(APIView):

@@ -111,6 +111,12 @@ MATRIX = {
 }
 
 
+@pytest.mark.parametrize(("actor", "expected"), zip(ACTORS, (401, 403, 403, 200), strict=True))
+def test_permission_matrix_for_tournament_update(scene: Scene, actor: str, expected: int) -> None:
+    response = client_for(scene, actor).patch(f"/api/tournaments/{scene.slug}/", {"venue": "Hall"}, format="json")
+    assert response.status_code == expected, response.json()
+
+
 @pytest.mark.parametrize("actor", ACTORS)
 @pytest.mark.parametrize("endpoint", sorted(MATRIX))
 def test_permission_matrix(scene: Scene, endpoint: str, actor: str) -> None:

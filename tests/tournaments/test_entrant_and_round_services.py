@@ -200,3 +200,25 @@ def test_rounds_for_other_table_shapes(organiser: Any, game: str, variant: dict,
     for table in round_.tables.filter(is_bye=False):
         assert 2 <= table.seats.count() <= profile.entrants_per_table
         assert table.seats.filter(is_starting=True).count() == 1
+
+
+def test_tournament_update_recomputes_standings_for_new_points(
+    organiser: Any, tac: Tournament, django_capture_on_commit_callbacks: Any
+) -> None:
+    round_ = published_round(organiser, tac)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.filter(is_bye=False):
+            home, away = seated_entrants(table)
+            services.result_override(actor=organiser, table=table, scores={home.pk: 8, away.pk: 3})
+        tournament = services.tournament_update(actor=organiser, tournament=tac, placing_points=[3, 0],
+                                                tiebreak_order=["match_points", "buchholz"], venue="Hall 2")
+    assert tournament.placing_points == [3.0, 0.0]
+    tac.refresh_from_db()
+    assert tac.standings_version == tac.results_version
+    assert max(r.values["match_points"] for r in tac.standing_rows.all()) == 3
+    assert error(services.tournament_update, actor=organiser, tournament=tac, game="taki").code == "invalid_input"
+    assert error(services.tournament_update, actor=organiser, tournament=tac,
+                 first_round="random").code == "round_in_progress"
+    assert error(services.tournament_update, actor=organiser, tournament=tac,
+                 placing_points=[1, 2]).code == "invalid_input"
+    assert AuditLog.objects.filter(tournament=tac, action="tournament_updated").count() == 1

@@ -32,6 +32,7 @@ from tournaments.services.tournaments import (
     tournament_finish,
     tournament_organiser_add,
     tournament_profile,
+    tournament_update,
 )
 
 __all__ = [
@@ -59,4 +60,5 @@ __all__ = [
     "tournament_finish",
     "tournament_organiser_add",
     "tournament_profile",
+    "tournament_update",
 ]

@@ -47,6 +47,14 @@ def result_finalised(*, tournament: Tournament, round_: Round) -> None:
     transaction.on_commit(lambda: _enqueue_standings(tournament_id))
 
 
+def standings_invalidated(*, tournament: Tournament) -> None:
+    """The standings must be recomputed although no result changed (e.g. new points or tiebreaks)."""
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+    tournament.refresh_from_db(fields=["results_version"])
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: _enqueue_standings(tournament_id))
+
+
 def _enqueue_standings(tournament_id: int) -> None:
     deferred = _deferred.get()
     if deferred is not None:

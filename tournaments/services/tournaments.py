@@ -186,6 +186,73 @@ def tournament_create(
     return tournament
 
 
+UPDATABLE = {
+    "name", "is_public", "rounds_planned", "venue", "starts_on", "avoid_same_club", "first_round", "random_seed",
+    "placing_points", "tiebreak_order", "forfeit_winner_score", "forfeit_loser_score", "bye_points",
+    "bye_score_for", "bye_score_against",
+}
+# Changing these changes the standings of results already played: recompute them.
+AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points"}
+# These only matter before the first round is generated.
+BEFORE_FIRST_ROUND = {"first_round", "random_seed"}
+
+
+@transaction.atomic
+def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change a tournament's settings (name, visibility, rounds, points, tiebreaks, forfeit/bye scores...).
+
+    Game, variant and format are fixed at creation. Points or tiebreak changes recompute the standings.
+    """
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    unknown = sorted(set(changes) - UPDATABLE)
+    if unknown:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"These settings cannot be changed: {', '.join(unknown)}.")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+    if BEFORE_FIRST_ROUND & set(changes) and tournament.rounds.exists():
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, "The first-round settings are fixed once round 1 exists.")
+    profile = tournament_profile(tournament)
+    values: dict[str, Any] = {}
+    for field, value in changes.items():
+        if field == "name":
+            value = (value or "").strip()
+            if not value or len(value) > 120:
+                raise TournamentError(ErrorCode.INVALID_INPUT, "The name must have 1 to 120 characters.")
+        elif field == "placing_points":
+            value = _points_list(value, profile)
+        elif field == "tiebreak_order":
+            value = _tiebreaks(value, profile)
+        elif field == "rounds_planned":
+            value = _small_int(value, 5, "Rounds planned", max(1, tournament.rounds.count()), 100)
+        elif field in {"forfeit_winner_score", "forfeit_loser_score", "bye_score_for", "bye_score_against"}:
+            value = _small_int(value, 0, field.replace("_", " ").capitalize())
+        elif field == "random_seed":
+            value = _small_int(value, 0, "The random seed", 0, 2**31 - 1)
+        elif field == "first_round" and value not in FIRST_ROUND_MODES:
+            raise TournamentError(ErrorCode.INVALID_INPUT, "The first round is paired by seed, rating or random.")
+        elif field == "bye_points" and (isinstance(value, bool) or not isinstance(value, int | float)
+                                        or not 0 <= value <= 1000):
+            raise TournamentError(ErrorCode.INVALID_INPUT, "Bye points must be a number from 0 to 1000.")
+        elif field in {"is_public", "avoid_same_club"}:
+            value = bool(value)
+        elif field == "venue":
+            value = (value or "")[:200]
+        values[field] = value
+    if not values:
+        return tournament
+    for field, value in values.items():
+        setattr(tournament, field, value)
+    tournament.save(update_fields=list(values))
+    audit_record(action="tournament_updated", tournament=tournament, obj=tournament, actor=actor,
+                 data={k: (v.isoformat() if isinstance(v, datetime.date) else v) for k, v in values.items()})
+    if AFFECTS_STANDINGS & set(values):
+        from tournaments.services.results_final import standings_invalidated
+
+        standings_invalidated(tournament=tournament)
+    return tournament
+
+
 @transaction.atomic
 def tournament_organiser_add(*, actor: Any, tournament: Tournament, user: Any) -> Tournament:
     tournament = lock_tournament(tournament.pk)
