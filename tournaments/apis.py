@@ -243,6 +243,9 @@ class EntrantListRegisterApi(APIView):
         return Response(EntrantOut(entrant).data, status=201)
 
 
+CSV_MAX_BYTES = 1_000_000
+
+
 class EntrantImportApi(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -254,8 +257,11 @@ class EntrantImportApi(APIView):
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         upload = request.FILES.get("file") if hasattr(request, "FILES") else None
         if upload is not None:
+            raw = upload.read(CSV_MAX_BYTES + 1)
+            if len(raw) > CSV_MAX_BYTES:
+                raise TournamentError(ErrorCode.INVALID_CSV, "The file is larger than 1 MB.", rows=[])
             try:
-                text = upload.read(2_000_001).decode("utf-8-sig")
+                text = raw.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 raise TournamentError(ErrorCode.INVALID_CSV, "The file must be UTF-8 text.", rows=[]) from exc
         else:

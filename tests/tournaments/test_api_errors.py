@@ -175,3 +175,16 @@ def test_anonymous_requests_are_throttled(monkeypatch: pytest.MonkeyPatch) -> No
     statuses = [api.get("/api/tournaments/").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     assert api.get("/api/tournaments/").json()["error"]["code"] == "throttled"
+
+
+def test_csv_import_as_a_file_upload(client: APIClient, organiser: Any) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    tournament = services.tournament_create(actor=organiser, name="Upload", game="tac")
+    url = f"/api/tournaments/{tournament.slug}/entrants/import/"
+    good = SimpleUploadedFile("e.csv", "\ufeffname,players\nAlpha,Ann;Bob\n".encode(), content_type="text/csv")
+    response = client.post(url, {"file": good}, format="multipart")
+    assert response.status_code == 201 and response.json()[0]["name"] == "Alpha"
+    latin = SimpleUploadedFile("e.csv", "name,players\nB\xe9ta,X;Y\n".encode("latin-1"), content_type="text/csv")
+    response = client.post(url, {"file": latin}, format="multipart")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_csv"
