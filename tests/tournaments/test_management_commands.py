@@ -93,3 +93,14 @@ def test_standings_task_is_idempotent_and_the_reconciler_catches_stale_tournamen
     assert restored == first
     assert standings_recompute.apply(args=[999999]).get() is None
     assert services.standings_compute(tournament)
+
+
+def test_beat_schedule_names_a_registered_task() -> None:
+    from django.conf import settings
+
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert entry["task"] in app.tasks
+    assert standings_recompute.acks_late and standings_recompute.reject_on_worker_lost
