@@ -237,7 +237,7 @@ def result_report(
     tournament, round_, table = _lock_table_context(table)
     entrant = reporting_entrant(actor, token, table)
     if entrant is None:
-        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only a player of this table may report its result.")
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only a player of this table may report its result; an organiser sets it with an override.")
     _require_playable(round_, table)
     lines = result_lines(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,

@@ -8,7 +8,7 @@ and then its knockout rounds with stage "knockout".
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -389,6 +389,3 @@ def round_tables_as_lists(round_: Round) -> tuple[list[list[int]], list[int]]:
             tables.append(ids)
     return tables, byes
 
-
-def entrants_by_id(tournament: Tournament) -> Mapping[int, Entrant]:
-    return {e.pk: e for e in tournament.entrants.all()}
