@@ -157,6 +157,9 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env.int("DATA_UPLOAD_MAX_NUMBER_FILES", default=1
 FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("FILE_UPLOAD_MAX_MEMORY_SIZE", default=2 * 1024 * 1024)
 # Deepest JSON nesting the API parser accepts (deeper bodies get 400 "json_too_deep").
 API_JSON_MAX_DEPTH = env.int("API_JSON_MAX_DEPTH", default=32)
+# Calendar feeds: the length of a game and the right-hand side of event UIDs.
+GAME_DURATION_MINUTES = env.int("GAME_DURATION_MINUTES", default=90)
+CALENDAR_UID_DOMAIN = env.str("CALENDAR_UID_DOMAIN", default="tournaments.invalid")
 # Largest CSV accepted by the entrant import.
 ENTRANT_IMPORT_MAX_ROWS = env.int("ENTRANT_IMPORT_MAX_ROWS", default=2000)
 

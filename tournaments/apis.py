@@ -481,6 +481,55 @@ class TableScheduleApi(APIView):
         return Response(table_data(selectors.round_tables(table.round).get(pk=table.pk)))
 
 
+class BoardAddApi(APIView):
+    """Add a physical table (board) of the venue."""
+
+    permission_classes = [IsAuthenticated]
+
+    class BoardInput(serializers.Serializer):
+        name = serializers.CharField(max_length=40)
+        accessible = serializers.BooleanField(default=False)
+
+    @extend_schema(request=BoardInput, responses={201: inline_serializer(
+        name="Board", fields={"id": serializers.IntegerField(), "name": serializers.CharField(),
+                              "accessible": serializers.BooleanField()}), **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        board = services.board_add(actor=request.user, tournament=tournament, **_valid(self.BoardInput, request.data))
+        return Response({"id": board.pk, "name": board.name, "accessible": board.accessible}, status=201)
+
+
+class RoundAssignBoardsApi(APIView):
+    """Put the round's tables at the venue's boards (and set their start time)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class AssignBoardsInput(serializers.Serializer):
+        start = serializers.DateTimeField(required=False, allow_null=True)
+        avoid_repeat_boards = serializers.BooleanField(default=False)
+
+    @extend_schema(request=AssignBoardsInput, responses={200: ROUND_SCHEMA, **ERRORS})
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get_visible(user=request.user, round_id=round_id)
+        services.round_assign_boards(actor=request.user, round=round_, **_valid(self.AssignBoardsInput, request.data))
+        return Response(round_data(round_))
+
+
+class EntrantAccessibilityApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class AccessibilityInput(serializers.Serializer):
+        needs_accessible_table = serializers.BooleanField()
+
+    @extend_schema(request=AccessibilityInput, responses={200: EntrantOut, **ERRORS})
+    def post(self, request: Request, entrant_id: int) -> Response:
+        entrant = selectors.entrant_get(entrant_id=entrant_id)
+        selectors.tournament_get_visible(user=request.user, slug=entrant.tournament.slug)
+        data = _valid(self.AccessibilityInput, request.data)
+        return Response(EntrantOut(services.entrant_accessibility_set(actor=request.user, entrant=entrant,
+                                                                      **data)).data)
+
+
 class ForbiddenPairApi(APIView):
     """Keep two entrants apart when pairing (if possible)."""
 

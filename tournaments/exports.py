@@ -7,12 +7,15 @@ quote (CSV injection).
 from __future__ import annotations
 
 import csv
+import datetime
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 
-from tournaments import selectors
+from tournaments import scheduling, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Result, Tournament
 from tournaments.standings import TIEBREAKS
@@ -110,3 +113,48 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         return JsonResponse({"error": {"code": "not_found", "message": "Unknown export.", "details": {}}},
                             status=404)
     return _csv_response(f"{tournament.slug}-{kind}.csv", header, rows)
+
+
+def calendar_events(tournament: Tournament, user: Any) -> list[scheduling.CalendarEvent]:
+    """One event per table with a start time (its own, else its round's), in published rounds."""
+    duration = datetime.timedelta(minutes=settings.GAME_DURATION_MINUTES)
+    events: list[scheduling.CalendarEvent] = []
+    for round_ in selectors.rounds_visible_to(user=user, tournament=tournament).exclude(status="draft"):
+        for table in selectors.round_tables(round_):
+            start = table.starts_at or round_.starts_at
+            if start is None or table.is_bye:
+                continue
+            names = [seat.entrant.name for seat in table.seats.all()]
+            location = ", ".join(part for part in (tournament.venue, table.physical_table) if part)
+            events.append(scheduling.CalendarEvent(
+                uid=f"{tournament.slug}-r{round_.number}-t{table.number}@{settings.CALENDAR_UID_DOMAIN}",
+                title=f"{tournament.name} – round {round_.number}: {' – '.join(names)}",
+                start=start, end=start + duration, location=location,
+                entrant_ids=tuple(seat.entrant_id for seat in table.seats.all()),
+            ))
+    return events
+
+
+def export_calendar(request: HttpRequest, slug: str, entrant_id: int | None = None) -> HttpResponse:
+    """iCal feed of a tournament (or of one entrant's games)."""
+    try:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+    except TournamentError as exc:
+        return JsonResponse({"error": {"code": str(exc.code), "message": exc.message, "details": {}}}, status=404)
+    about = scheduling.CalendarTournament(slug=tournament.slug, name=tournament.name,
+                                          domain=settings.CALENDAR_UID_DOMAIN)
+    events = calendar_events(tournament, request.user)
+    if entrant_id is None:
+        body = scheduling.tournament_calendar(about, events, generated_at=timezone.now())
+        filename = f"{tournament.slug}.ics"
+    else:
+        entrant = tournament.entrants.filter(pk=entrant_id).first()
+        if entrant is None:
+            return JsonResponse({"error": {"code": "not_found", "message": "No such entrant.", "details": {}}},
+                                status=404)
+        body = scheduling.entrant_calendar(about, events, entrant.pk, generated_at=timezone.now(),
+                                           entrant_name=entrant.name)
+        filename = f"{tournament.slug}-{entrant.pk}.ics"
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

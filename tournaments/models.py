@@ -145,6 +145,7 @@ class Entrant(models.Model):
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     rating = models.FloatField(_("rating"), null=True, blank=True)
     group = models.PositiveSmallIntegerField(_("group"), default=1)
+    needs_accessible_table = models.BooleanField(_("needs an accessible table"), default=False)
     # Secret link for reporting results without an account; never shown publicly.
     report_token = models.CharField(max_length=64, unique=True, default=new_report_token, editable=False)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -185,6 +186,25 @@ class EntrantMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.entrant}"
+
+
+class Board(models.Model):
+    """A physical table at the tournament's venue."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="boards")
+    name = models.CharField(_("name"), max_length=40)
+    accessible = models.BooleanField(_("accessible"), default=False)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament_id", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="board_name_unique"),
+            models.CheckConstraint(condition=~Q(name=""), name="board_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class ForbiddenPair(models.Model):
@@ -246,6 +266,7 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("table"))
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
     physical_table = models.CharField(_("physical table"), max_length=40, blank=True)
+    board = models.ForeignKey(Board, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables")
     is_bye = models.BooleanField(default=False)
 
     class Meta:

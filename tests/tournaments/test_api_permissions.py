@@ -83,6 +83,10 @@ def _requests(scene: Scene) -> dict[str, tuple[str, dict[str, Any]]]:
         "result_confirm": (f"/api/results/{scene.pending_id}/confirm/", {}),
         "table_schedule": (f"/api/tables/{scene.table_id}/schedule/",
                            {"physical_table": "Board 7", "starts_at": "2026-11-22T14:00:00+01:00"}),
+        "board_add": (f"/api/tournaments/{scene.slug}/boards/", {"name": "Board 9"}),
+        "round_assign_boards": (f"/api/rounds/{scene.round_id}/assign-boards/", {}),
+        "entrant_accessibility": (f"/api/entrants/{scene.entrant_id}/accessibility/",
+                                  {"needs_accessible_table": True}),
         "forbidden_pair_add": (f"/api/tournaments/{scene.slug}/forbidden-pairs/", {"first": home, "second": away}),
         "result_reject": (f"/api/results/{scene.pending_id}/reject/", {}),
     }
@@ -108,6 +112,9 @@ MATRIX = {
     "result_reject": (403, 403, 403, 200),
     "table_schedule": (401, 403, 403, 200),
     "forbidden_pair_add": (401, 403, 403, 201),
+    "board_add": (401, 403, 403, 201),
+    "round_assign_boards": (401, 403, 403, 400),  # allowed; the venue has no boards yet
+    "entrant_accessibility": (401, 403, 403, 200),
 }
 
 

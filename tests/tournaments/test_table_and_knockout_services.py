@@ -67,3 +67,43 @@ def test_forbidden_pairs_are_stored_once_and_reach_the_pairing(organiser: Any, t
                                     second=other.entrants.first())
     services.forbidden_pair_remove(actor=organiser, pair=ForbiddenPair.objects.get(tournament=tac))
     assert not ForbiddenPair.objects.filter(tournament=tac).exists()
+
+
+def test_boards_are_assigned_with_accessibility_and_start_times(organiser: Any) -> None:
+    from rest_framework.test import APIClient
+
+    tournament = make_tournament(organiser, entrants=6)
+    services.board_add(actor=organiser, tournament=tournament, name="Board 1")
+    services.board_add(actor=organiser, tournament=tournament, name="Board 2")
+    services.board_add(actor=organiser, tournament=tournament, name="Ramp", accessible=True)
+    with pytest.raises(TournamentError, match="already"):
+        services.board_add(actor=organiser, tournament=tournament, name="Board 1")
+    needy = tournament.entrants.order_by("pk").last()
+    services.entrant_accessibility_set(actor=organiser, entrant=needy, needs_accessible_table=True)
+    round_ = published_round(organiser, tournament)
+    start = datetime.datetime(2026, 11, 22, 13, 30, tzinfo=datetime.UTC)
+    services.round_assign_boards(actor=organiser, round=round_, start=start)
+    tables = list(round_.tables.filter(is_bye=False).prefetch_related("seats"))
+    assert sorted(t.physical_table for t in tables) == ["Board 1", "Board 2", "Ramp"]
+    needy_table = next(t for t in tables if needy.pk in {s.entrant_id for s in t.seats.all()})
+    assert needy_table.physical_table == "Ramp"
+    assert all(t.starts_at == start for t in tables)
+    with pytest.raises(TournamentError, match="time zone"):
+        services.round_assign_boards(actor=organiser, round=round_, start=datetime.datetime(2026, 11, 22, 13, 30))
+
+    api = APIClient()
+    feed = api.get(f"/api/tournaments/{tournament.slug}/calendar.ics")
+    assert feed.status_code == 200 and feed["Content-Type"].startswith("text/calendar")
+    assert feed.content.decode().count("BEGIN:VEVENT") == 3
+    mine = api.get(f"/api/tournaments/{tournament.slug}/entrants/{needy.pk}/calendar.ics").content.decode()
+    assert mine.count("BEGIN:VEVENT") == 1 and "Ramp" in mine
+    assert api.get(f"/api/tournaments/{tournament.slug}/entrants/999999/calendar.ics").status_code == 404
+
+
+def test_too_few_boards_is_a_clear_error(organiser: Any) -> None:
+    tournament = make_tournament(organiser, entrants=4)
+    services.board_add(actor=organiser, tournament=tournament, name="Only one")
+    round_ = published_round(organiser, tournament)
+    with pytest.raises(TournamentError, match="boards") as info:
+        services.round_assign_boards(actor=organiser, round=round_)
+    assert info.value.code == "invalid_input"

@@ -26,7 +26,14 @@ from tournaments.services.rounds import (
     round_publish,
 )
 from tournaments.services.standings import standings_compute, standings_recompute
-from tournaments.services.tables import forbidden_pair_add, forbidden_pair_remove, table_schedule
+from tournaments.services.tables import (
+    board_add,
+    entrant_accessibility_set,
+    forbidden_pair_add,
+    forbidden_pair_remove,
+    round_assign_boards,
+    table_schedule,
+)
 from tournaments.services.tournaments import (
     tournament_create,
     tournament_finish,
@@ -36,6 +43,9 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "board_add",
+    "entrant_accessibility_set",
+    "round_assign_boards",
     "entrant_check_in",
     "entrant_drop",
     "entrant_readmit",
