@@ -21,6 +21,7 @@ from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, Tabl
 from tournaments.services.audit import audit_record
 from tournaments.services.locking import lock_round, lock_tournament
 from tournaments.services.results_final import result_finalised
+from tournaments.services.standings import standings_recompute_locked
 from tournaments.services.tournaments import require_organiser, tournament_profile
 
 # Warnings that make an edited round impossible to save (the others are shown and accepted).
@@ -250,8 +251,6 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         )
     if tournament.standings_version < tournament.results_version:
         # The task may not have run yet (or runs elsewhere): pair on up-to-date standings.
-        from tournaments.services.standings import standings_recompute_locked
-
         standings_recompute_locked(tournament)
     request = pairing_request_build(tournament)
     if len(request.entrants) < 2:
