@@ -71,6 +71,7 @@ class WorkerProcess:
                 self.kill()
         if hasattr(self, "log"):
             self.log.close()
+            self.log_path.unlink(missing_ok=True)
 
 
 @pytest.fixture
