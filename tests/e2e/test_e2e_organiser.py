@@ -45,7 +45,18 @@ def browser_page() -> Iterator[Any]:
             pytest.fail(f"Browser test required (REQUIRE_SERVICES=1) but {missing}.")
         pytest.skip(missing)
     # The live server runs in a thread while Playwright's sync API runs an event loop in this one.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _browser_page()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _browser_page() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

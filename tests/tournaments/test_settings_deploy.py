@@ -17,7 +17,7 @@ PRODUCTION_ENV = {
 
 
 def _env(extra: dict[str, str], drop: tuple[str, ...] = ()) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in drop and k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}}
+    env = {k: v for k, v in os.environ.items() if k not in drop and k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env.update(extra)
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     return env
