@@ -1,0 +1,80 @@
+"""The shared part of a marble-game snapshot (TAC, Tac-Tik, Tock): see docs/replay-trace.md."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rules.track.board import Board
+from rules.track.marbles import MARBLES_PER_COLOUR
+
+
+def marbles_snapshot(
+    *,
+    game: str,
+    board: Board,
+    occupancy: Iterable[tuple[int, int]],
+    active: Sequence[int],
+    sides: Sequence[Sequence[int]],
+    fresh: Iterable[int],
+    locked: Iterable[int],
+    hands: Sequence[Sequence[str]],
+    to_move: int | None,
+    over: bool,
+    winners: Sequence[int] | None,
+    dealer: int,
+    deal_in_cycle: int,
+) -> dict[str, Any]:
+    """Build the common ``kind: "marbles"`` snapshot from plain board data.
+
+    ``occupancy`` yields ``(position, colour)`` pairs; ``fresh`` ring fields; ``locked`` home positions.
+
+    >>> from rules.track.board import Board
+    >>> snap = marbles_snapshot(game="tac", board=Board(seats=4), occupancy=[(70, 1), (5, 1), (16, 1)],
+    ...     active=[0, 1, 2, 3], sides=[[0, 2], [1, 3]], fresh=[16], locked=[], hands=[[], [], [], []],
+    ...     to_move=None, over=False, winners=None, dealer=0, deal_in_cycle=0)
+    >>> snap["marbles"][1], snap["prefield"], snap["home_count"]
+    ([5, 16, 'H1:3'], [4, 1, 4, 4], [0, 1, 0, 0])
+    """
+    n = board.seats
+    per_seat: list[list[int]] = [[] for _ in range(n)]
+    for pos, colour in occupancy:
+        per_seat[colour].append(pos)
+    active_set = set(active)
+    marbles: list[list[int | str]] = []
+    prefield: list[int] = []
+    home_count: list[int] = []
+    ring = board.ring
+    for colour in range(n):
+        positions = sorted(per_seat[colour])
+        marbles.append([board.token(p) for p in positions])
+        count = MARBLES_PER_COLOUR if colour in active_set else 0
+        prefield.append(count - len(positions))
+        home_count.append(sum(1 for p in positions if p >= ring))
+    team_sides = [sorted(side) for side in sides]
+    teams = team_sides if any(len(side) > 1 for side in team_sides) else []
+    return {
+        "game": game,
+        "kind": "marbles",
+        "seats": n,
+        "to_move": to_move,
+        "over": over,
+        "winners": sorted(winners) if winners is not None else None,
+        "hands": [list(h) for h in hands],
+        "ring": ring,
+        "starts": [board.start(k) for k in range(n)],
+        "home_entries": [board.entry(k) for k in range(n)],
+        "home_slots": board.home_slots,
+        "teams": teams,
+        "active": sorted(active_set),
+        "marbles": marbles,
+        "prefield": prefield,
+        "fresh": sorted(fresh),
+        "locked": [str(board.token(p)) for p in sorted(locked)],
+        "home_count": home_count,
+        "marbles_per_seat": MARBLES_PER_COLOUR,
+        "dealer": dealer,
+        "deal": -1,
+        "deal_in_cycle": deal_in_cycle,
+        "last": None,
+    }
