@@ -6,7 +6,11 @@ from typing import Any
 
 from rules.tac.actions import BOARD
 from rules.tac.state import CELLS, EMPTY, RING, START, TacState
+from rules.track.snapshot import marble_label as label
+from rules.track.snapshot import marble_last as last_action
 from rules.track.snapshot import marbles_snapshot
+
+__all__ = ["label", "last_action", "snapshot"]
 
 
 def snapshot(state: TacState) -> dict[str, Any]:

@@ -78,3 +78,50 @@ def marbles_snapshot(
         "deal_in_cycle": deal_in_cycle,
         "last": None,
     }
+
+
+def _part(action: dict[str, Any]) -> str:
+    card = str(action.get("card", "?"))
+    if "as" in action:
+        card += f" (as {action['as']})"
+    if "moves" in action and isinstance(action["moves"], list):
+        segments = ", ".join(
+            f"{seg[0]}→{seg[1]}" for seg in action["moves"] if isinstance(seg, list) and len(seg) == 2
+        )
+        return f"{card} — {segments}"
+    if "swap" in action and isinstance(action["swap"], list) and len(action["swap"]) == 2:
+        return f"{card} — swap {action['swap'][0]}↔{action['swap'][1]}"
+    if "strike" in action:
+        return f"{card} — strike {action['strike']}"
+    if isinstance(action.get("then"), dict):
+        return f"{card}, then {_part(action['then'])}"
+    for key in ("enter", "skip", "discard"):
+        if action.get(key) is True:
+            return f"{card} — {key}"
+    return card
+
+
+def marble_label(action: dict[str, Any]) -> str:
+    """A short English description of a marble-game action.
+
+    >>> marble_label({"seat": 0, "card": "7", "moves": [[62, "H0:1"], [26, 30]]})
+    'Seat 0: 7 — 62→H0:1, 26→30'
+    >>> marble_label({"seat": 3, "card": "narr", "then": {"card": "5", "moves": [[35, 40]]}})
+    'Seat 3: narr, then 5 — 35→40'
+    >>> marble_label({"seat": 2, "card": "tac", "as": "13", "enter": True})
+    'Seat 2: tac (as 13) — enter'
+    """
+    return f"Seat {action.get('seat', '?')}: {_part(action)}"
+
+
+def marble_last(action: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's ``last`` for a marble-game action: seat, card, and ``as``/``then`` when given."""
+    last: dict[str, Any] = {"seat": action.get("seat"), "card": action.get("card")}
+    if "as" in action:
+        last["as"] = action["as"]
+    then = action.get("then")
+    if isinstance(then, dict):
+        last["then"] = then.get("card")
+        if "as" in then:
+            last["then_as"] = then["as"]
+    return last
