@@ -38,6 +38,17 @@ class Step:
     label: str  # short English description
     snapshot: dict[str, Any]  # JSON-serialisable position after this step
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "path": self.path,
+            "kind": self.kind,
+            "seat": self.seat,
+            "action": self.action,
+            "label": self.label,
+            "snapshot": self.snapshot,
+        }
+
 
 @dataclass(frozen=True)
 class Trace:
@@ -45,6 +56,15 @@ class Trace:
     steps: list[Step]  # for an invalid record: every step up to the last legal one
     failed_action: dict[str, Any] | None  # the raw action holding the error, if it lies in one
     truncated: bool  # True if max_steps cut the list
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole trace as JSON (for an API or a cache)."""
+        return {
+            "verdict": self.verdict.to_json(),
+            "steps": [step.to_json() for step in self.steps],
+            "failed_action": self.failed_action,
+            "truncated": self.truncated,
+        }
 
 
 def _snapshot_module(game: str) -> ModuleType | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.tac.actions import BOARD
-from rules.tac.state import CELLS, EMPTY, RING, START, TacState
+from rules.tac.state import EMPTY, RING, START, TacState
 from rules.track.snapshot import marble_label as label
 from rules.track.snapshot import marble_last as last_action
 from rules.track.snapshot import marbles_snapshot
@@ -23,7 +23,7 @@ def snapshot(state: TacState) -> dict[str, Any]:
     """
     cfg = state.cfg
     board = state.board
-    occupancy = [(p, board[p]) for p in range(CELLS) if board[p] != EMPTY]
+    occupancy = [(p, c) for p, c in enumerate(board) if c != EMPTY]
     fresh = [START[c] for c in range(4) if state.fresh[c] and board[START[c]] == c]
     locked = [p for p in state.locked_set() if p >= RING]
     snap = marbles_snapshot(

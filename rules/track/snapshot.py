@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.track.board import Board
 from rules.track.marbles import MARBLES_PER_COLOUR
+
+
+@lru_cache(maxsize=16)
+def _geometry(board: Board) -> tuple[tuple[int | str, ...], tuple[int, ...], tuple[int, ...]]:
+    """Every position's record token, the start fields and the home entries of a board (cached)."""
+    cells = board.ring + board.home_slots * board.seats
+    tokens = tuple(board.token(p) for p in range(cells))
+    return (
+        tokens,
+        tuple(board.start(k) for k in range(board.seats)),
+        tuple(board.entry(k) for k in range(board.seats)),
+    )
 
 
 def marbles_snapshot(
@@ -37,6 +50,7 @@ def marbles_snapshot(
     ([5, 16, 'H1:3'], [4, 1, 4, 4], [0, 1, 0, 0])
     """
     n = board.seats
+    tokens, starts, entries = _geometry(board)
     per_seat: list[list[int]] = [[] for _ in range(n)]
     for pos, colour in occupancy:
         per_seat[colour].append(pos)
@@ -47,7 +61,7 @@ def marbles_snapshot(
     ring = board.ring
     for colour in range(n):
         positions = sorted(per_seat[colour])
-        marbles.append([board.token(p) for p in positions])
+        marbles.append([tokens[p] for p in positions])
         count = MARBLES_PER_COLOUR if colour in active_set else 0
         prefield.append(count - len(positions))
         home_count.append(sum(1 for p in positions if p >= ring))
@@ -62,15 +76,15 @@ def marbles_snapshot(
         "winners": sorted(winners) if winners is not None else None,
         "hands": [list(h) for h in hands],
         "ring": ring,
-        "starts": [board.start(k) for k in range(n)],
-        "home_entries": [board.entry(k) for k in range(n)],
+        "starts": list(starts),
+        "home_entries": list(entries),
         "home_slots": board.home_slots,
         "teams": teams,
         "active": sorted(active_set),
         "marbles": marbles,
         "prefield": prefield,
         "fresh": sorted(fresh),
-        "locked": [str(board.token(p)) for p in sorted(locked)],
+        "locked": [str(tokens[p]) for p in sorted(locked)],
         "home_count": home_count,
         "marbles_per_seat": MARBLES_PER_COLOUR,
         "dealer": dealer,

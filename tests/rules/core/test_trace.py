@@ -175,14 +175,62 @@ def test_random_games_trace(game: str) -> None:
                 assert step.seat == step.action.get("seat")
                 assert step.label.startswith(f"Seat {step.seat}")
                 assert snap["last"] is not None and snap["last"]["seat"] == step.seat
-                if prev is not None and snap["kind"] == "marbles" and "then" not in step.action:
-                    before = sum(len(h) for h in prev.snapshot["hands"])
-                    after = sum(len(h) for h in snap["hands"])
-                    assert after == before - 1, step.label  # one card leaves the hands per plain action
+                assert prev is not None
+                _check_action_effect(prev.snapshot, snap, step.action, step.label)
             else:
                 assert step.action is None and step.seat is None
             prev = step
         assert final_snapshot(doc) == last
+
+
+def _check_action_effect(
+    before: dict[str, Any], after: dict[str, Any], action: dict[str, Any], label: str
+) -> None:
+    """What one plain action visibly does to the snapshot."""
+    if after["kind"] == "marbles":
+        if "then" in action:
+            return  # a Narr or Teufel moves two cards and may rotate every hand
+        cards_before = sum(len(h) for h in before["hands"])
+        assert sum(len(h) for h in after["hands"]) == cards_before - 1, label
+        moves = action.get("moves")
+        if isinstance(moves, list) and len(moves) == 1:
+            occupied = [t for tokens in after["marbles"] for t in tokens]
+            assert moves[0][1] in occupied, label  # the marble stands where the record moved it
+        if action.get("enter") is True and action.get("card") != "tac":  # a TAC first restores
+            # a prefield marble enters (the seat's, its partner's, or the Engel's target colour) and is fresh;
+            # it may capture one marble back into a prefield
+            assert sum(after["prefield"]) - sum(before["prefield"]) in (-1, 0), label
+            assert after["fresh"], label
+    elif after["kind"] == "taki":
+        seat = action["seat"]
+        if action.get("play") and not action.get("draw") and not after["over"]:
+            # cards leave the hand; penalties (last card, +3, breaker) only ever add 3 or 4
+            assert (
+                after["discard_count"] >= before["discard_count"] + 1
+                or after["stock_count"] > before["stock_count"]
+            ), label
+        total = sum(len(h) for h in after["hands"]) + after["discard_count"] + after["stock_count"]
+        assert total == sum(len(h) for h in before["hands"]) + before["discard_count"] + before["stock_count"]
+        assert seat in range(after["seats"])
+    else:
+        cards_after = sum(len(s) for s in after["stacks"]) + len(after["bowl"])
+        cards_before = sum(len(s) for s in before["stacks"]) + len(before["bowl"])
+        assert cards_after == cards_before, label  # ZACK! cards never leave the table
+        if action.get("event") == "throw" and not action.get("after"):
+            seat = action["seat"]
+            assert len(after["stacks"][seat]) == len(before["stacks"][seat]) - 1, label
+            assert after["bowl"][-1]["seat"] == seat, label
+        if action.get("event") == "challenge":
+            assert after["bowl"] == [] and sum(after["collected"]) >= sum(before["collected"]), label
+
+
+def test_trace_to_json_round_trips() -> None:
+    doc = _random_records("taki", RANDOM["taki"], 1)[0]
+    trace = trace_document(doc)
+    data = json.loads(json.dumps(trace.to_json()))
+    assert data["verdict"] == verify_document(doc).to_json()
+    assert [s["snapshot"] for s in data["steps"]] == [s.snapshot for s in trace.steps]
+    assert data["steps"][1]["kind"] == "deal" and data["steps"][2]["action"] == doc["deals"][0]["turns"][0]
 
 
 def test_max_steps_truncates_but_keeps_the_verdict() -> None:
