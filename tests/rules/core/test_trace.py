@@ -286,3 +286,43 @@ def test_plain_replay_is_unaffected_by_the_hook(game: str) -> None:
         assert plain == observed
         assert plain == engine.replay(doc, observe=None)
     assert seen and seen[0] == ("", "start")
+
+
+def test_tac_snapshot_is_the_exact_position() -> None:
+    """The spec's 7 example: seat 0's last marble goes home, seat 2's moves, 63 is captured on the way."""
+    players = [{"name": n, "seats": [s]} for s, n in enumerate("ABCD")]
+    doc = {
+        "format": "game-record/1",
+        "game": "tac",
+        "players": players,
+        "setup": {
+            "dealer": 3,
+            "marbles": [[62, "H0:2", "H0:3", "H0:4"], [16, 63], [26], [40]],
+            "fresh": [1],
+            "hands": [["7", "2"], ["3", "5"], ["9", "10"], ["12", "6"]],
+        },
+        "deals": [{"turns": [{"seat": 0, "card": "7", "moves": [[62, "H0:1"], [26, 30]]}]}],
+    }
+    trace = trace_document(doc)
+    assert trace.verdict.valid and not trace.verdict.complete
+    start, seven = trace.steps
+    assert (start.kind, start.path, start.label) == ("start", "", "Setup")
+    assert start.snapshot["locked"] == ["H0:2", "H0:3", "H0:4"]
+    assert start.snapshot["to_move"] == 0
+    assert seven.path == "/deals/0/turns/0" and seven.seat == 0
+    assert seven.label == "Seat 0: 7 — 62→H0:1, 26→30"
+    snap = seven.snapshot
+    assert snap["marbles"] == [["H0:1", "H0:2", "H0:3", "H0:4"], [16], [30], [40]]
+    assert snap["prefield"] == [0, 3, 3, 3]
+    assert snap["home_count"] == [4, 0, 0, 0]
+    assert snap["fresh"] == [16]
+    assert snap["locked"] == ["H0:1", "H0:2", "H0:3", "H0:4"]
+    assert snap["hands"] == [["2"], ["3", "5"], ["9", "10"], ["12", "6"]]
+    assert (snap["to_move"], snap["deal"], snap["last"]) == (1, 0, {"seat": 0, "card": "7"})
+    assert (snap["ring"], snap["starts"], snap["teams"]) == (64, [0, 16, 32, 48], [[0, 2], [1, 3]])
+    # the same record with the 7 moving too far: the trace stops at the setup and names the action
+    bad = json.loads(json.dumps(doc))
+    bad["deals"][0]["turns"][0]["moves"] = [[62, "H0:1"], [26, 31]]
+    failed = trace_document(bad)
+    assert not failed.verdict.valid and len(failed.steps) == 1
+    assert failed.failed_action == bad["deals"][0]["turns"][0]
