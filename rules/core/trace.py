@@ -141,6 +141,10 @@ class _Recorder:
             label = f"Deal {_deal_of(path) + 1}"
         else:
             label = "Setup" if self.has_setup else "Start"
+            setup = self.doc.get("setup")
+            setup_last = setup.get("last") if isinstance(setup, dict) else None
+            if isinstance(setup_last, dict):  # a marble-game setup's `last` is already applied
+                self.last = module.last_action(setup_last)
         snap: dict[str, Any] = module.snapshot(state)
         snap["deal"] = _deal_of(path) if kind != START else (0 if self.has_setup else -1)
         snap["last"] = self.last

@@ -326,3 +326,12 @@ def test_tac_snapshot_is_the_exact_position() -> None:
     failed = trace_document(bad)
     assert not failed.verdict.valid and len(failed.steps) == 1
     assert failed.failed_action == bad["deals"][0]["turns"][0]
+
+
+def test_setup_last_is_the_start_steps_last_action() -> None:
+    name = _find_record("tac", '"last"')
+    doc = json.loads((RECORDS / "tac" / name).read_text())
+    assert "last" in doc["setup"], name
+    start = trace_document(doc).steps[0]
+    assert start.snapshot["last"]["seat"] == doc["setup"]["last"]["seat"]
+    assert start.snapshot["last"]["card"] == doc["setup"]["last"]["card"]
