@@ -186,3 +186,12 @@ def services_error() -> type[Exception]:
     from tournaments.errors import TournamentError
 
     return TournamentError
+
+
+def test_compute_imports_no_django() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, tournaments.rankings.compute; "
+            "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -138,17 +138,17 @@ class RecomputeApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class Input(serializers.Serializer):
+    class RatingsRecomputeInput(serializers.Serializer):
         rebuild = serializers.BooleanField(required=False, default=False)
 
-    @extend_schema(request=Input, responses={200: inline_serializer(name="RecomputeOutcome", fields={
+    @extend_schema(request=RatingsRecomputeInput, responses={200: inline_serializer(name="RecomputeOutcome", fields={
         "pool": serializers.CharField(), "from_key": serializers.CharField(allow_null=True),
         "games_replayed": serializers.IntegerField(), "games_deleted": serializers.IntegerField()}), **ERRORS})
     def post(self, request: Request, pool: str) -> Response:
         if not can_recompute_ratings(request.user):
             raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only staff may recompute the rankings.")
         services.require_pool(pool)
-        data = _valid(self.Input, request.data if request.data is not None else {})
+        data = _valid(self.RatingsRecomputeInput, request.data if request.data is not None else {})
         outcome = services.ratings_rebuild(pool=pool) if data["rebuild"] else services.ratings_recompute(pool=pool)
         return Response({"pool": outcome.pool, "from_key": outcome.from_key,
                          "games_replayed": outcome.games_replayed, "games_deleted": outcome.games_deleted})
@@ -162,7 +162,7 @@ class RatingPolicyApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class Input(serializers.Serializer):
+    class RatingPolicyInput(serializers.Serializer):
         time_limit_games = serializers.ChoiceField(choices=RatingPolicy.TimeLimitGames.values)
 
     def get_permissions(self) -> list[Any]:
@@ -173,10 +173,10 @@ class RatingPolicyApi(APIView):
         tournament = tournament_selectors.tournament_get_visible(user=request.user, slug=slug)
         return Response({"time_limit_games": services.rating_policy_of(tournament).time_limit_games})
 
-    @extend_schema(request=Input, responses={200: POLICY_OUT, **ERRORS})
+    @extend_schema(request=RatingPolicyInput, responses={200: POLICY_OUT, **ERRORS})
     def patch(self, request: Request, slug: str) -> Response:
         tournament = tournament_selectors.tournament_get_visible(user=request.user, slug=slug)
-        data = _valid(self.Input, request.data)
+        data = _valid(self.RatingPolicyInput, request.data)
         policy = services.rating_policy_update(actor=request.user, tournament=tournament,
                                                time_limit_games=data["time_limit_games"])
         return Response({"time_limit_games": policy.time_limit_games})
@@ -187,14 +187,14 @@ class SeedFromRatingsApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class Input(serializers.Serializer):
+    class SeedFromRatingsInput(serializers.Serializer):
         use_for_first_round = serializers.BooleanField(required=False, default=True)
 
-    @extend_schema(request=Input, responses={200: inline_serializer(name="SeedOutcome", fields={
+    @extend_schema(request=SeedFromRatingsInput, responses={200: inline_serializer(name="SeedOutcome", fields={
         "entrants_rated": serializers.IntegerField(), "first_round": serializers.CharField()}), **ERRORS})
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_selectors.tournament_get_visible(user=request.user, slug=slug)
-        data = _valid(self.Input, request.data if request.data is not None else {})
+        data = _valid(self.SeedFromRatingsInput, request.data if request.data is not None else {})
         count = services.entrants_seed_from_ratings(actor=request.user, tournament=tournament,
                                                     use_for_first_round=data["use_for_first_round"])
         tournament.refresh_from_db(fields=["first_round"])

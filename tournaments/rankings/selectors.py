@@ -136,6 +136,7 @@ class TeamProfile:
     rating: Rating
     events: list[RatingEvent]  # one per game the team played together (its first player's event)
     history: list[HistoryPoint]
+    start: float  # the team rating before its first game together
 
 
 def team_profile(pool: str, key: str) -> TeamProfile | None:
@@ -167,7 +168,9 @@ def team_profile(pool: str, key: str) -> TeamProfile | None:
         history.append(HistoryPoint(group[0].key, group[0].played_on, team.mu, team.sigma, team.conservative))
     current = {r.player_id: Rating(r.mu, r.sigma) for r in PlayerRating.objects.filter(pool=pool, player_id__in=ids)}
     rating = team_rating([current.get(pid, INITIAL) for pid in ids])
-    return TeamProfile(key=key, players=players, rating=rating, events=firsts, history=history)
+    first_group = next(iter(by_game.values()))
+    start = team_rating([Rating(e.mu_before, e.sigma_before) for e in first_group]).conservative
+    return TeamProfile(key=key, players=players, rating=rating, events=firsts, history=history, start=start)
 
 
 def teams_of_player(events: Sequence[RatingEvent]) -> list[str]:

@@ -119,7 +119,7 @@ def team_profile(request: HttpRequest, pool: str, key: str) -> HttpResponse:
         })
     return render(request, "rankings/team.html", {
         "pool": pool, "label": pool_label(pool), "team": team, "names": names, "results": results,
-        "chart": history_svg(team.history, title=_("Rating history of %(name)s") % {"name": names}),
+        "chart": history_svg(team.history, start=team.start, title=_("Rating history of %(name)s") % {"name": names}),
     })
 
 
