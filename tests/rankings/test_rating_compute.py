@@ -195,3 +195,43 @@ def test_compute_imports_no_django() -> None:
     code = ("import sys, tournaments.rankings.compute; "
             "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+SHAPES = [
+    ("tac", {"master": True}, "score", [8, 2]),
+    ("tactik", {"seats": 4}, "score", [1, 8]),
+    ("tock", {"mode": "teams", "seats": 4}, "score", [8, 8 - 1]),
+    ("tock", {"mode": "teams", "seats": 6}, "score", [2, 8, 2]),
+    ("tock", {"mode": "ffa", "seats": 5}, "placing", [3, 1, 2, 3, 5]),
+    ("zack", {"seats": 4}, "placing", [2, 1, 4, 2]),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "variant", "mode", "outcome"), SHAPES)
+def test_every_table_shape_is_rated_like_openskill(organiser: Any, game: str, variant: dict[str, Any], mode: str,
+                                                   outcome: list[int]) -> None:
+    from tournaments.rankings.compute import pool_for
+    from tournaments.services import tournament_profile
+
+    probe = services.tournament_create(actor=organiser, name="Probe", game=game, variant=variant)
+    profile = tournament_profile(probe)
+    size, per = profile.entrants_per_table, profile.players_per_entrant
+    players = make_players(size * per)
+    teams = [players[i * per:(i + 1) * per] for i in range(size)]
+    tournament = tournament_with(organiser, teams, game=game, variant=variant, name="Shape")
+    table = played_tables(next_round(organiser, tournament))[0]
+    if mode == "score":
+        play_scores(organiser, table, outcome)
+    else:
+        play_placings(organiser, table, outcome)
+    pool = pool_for(game, variant)
+    ratings_recompute(pool=pool)
+    lines = {s.entrant_id: s.placing for s in table.results.get(state="overridden").scores.all()}
+    order = seated(table)
+    ranks = [float(lines[e]) for e in order]
+    expected = _openskill([[(INITIAL.mu, INITIAL.sigma)] * per] * size, ranks)
+    for position, entrant_id in enumerate(order):
+        events = list(RatingEvent.objects.filter(pool=pool, entrant_id=entrant_id).order_by("player_id"))
+        assert len(events) == per
+        assert [(e.mu_after, e.sigma_after) for e in events] == expected[position]
