@@ -140,10 +140,10 @@ def test_exports_csv_and_json(organiser: Any) -> None:
     Player.objects.filter(pk=players[0].pk).update(name="@SUM(1)")
     response = Client().get("/api/rankings/taki/export.csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][:4] == ["rank", "player_id", "player", "club"] and len(rows) == 6
-    assert all(row[3].startswith("'=") for row in rows[1:])
-    assert any(row[2] == "'@SUM(1)" for row in rows[1:])
-    assert float(rows[1][4]) >= float(rows[2][4])
+    assert rows[0][:5] == ["rank", "shared_rank", "player_id", "player", "club"] and len(rows) == 6
+    assert all(row[4].startswith("'=") for row in rows[1:])
+    assert any(row[3] == "'@SUM(1)" for row in rows[1:])
+    assert float(rows[1][5]) >= float(rows[2][5])
     data = json.loads(Client().get("/api/rankings/taki/export.json").content)
     assert data["pool"] == "taki" and len(data["rows"]) == 5
     assert Client().get("/api/rankings/taki/export.xml").status_code == 404
@@ -231,3 +231,14 @@ def test_openapi_schema_lists_the_rankings() -> None:
                  "/api/rankings/{pool}/teams/{key}/", "/api/rankings/{pool}/recompute/",
                  "/api/tournaments/{slug}/rating-policy/", "/api/tournaments/{slug}/seed-from-ratings/"):
         assert path in schema["paths"], path
+
+
+def test_equal_ratings_share_a_rank_across_pages(organiser: Any) -> None:
+    _tac_pair(organiser)  # teammates start equal and get equal updates: ranks 1 1 3 3
+    rows = APIClient().get("/api/rankings/tac/").json()["rows"]
+    assert [(r["rank"], r["shared_rank"]) for r in rows] == [(1, True), (1, True), (3, True), (3, True)]
+    second = APIClient().get("/api/rankings/tac/?page_size=1&page=2").json()
+    assert second["pages"] == 4 and [(r["rank"], r["shared_rank"]) for r in second["rows"]] == [(1, True)]
+    third = APIClient().get("/api/rankings/tac/?page_size=1&page=3").json()
+    assert [r["rank"] for r in third["rows"]] == [3]
+    assert APIClient().get("/api/rankings/tac/?page_size=500").status_code == 400

@@ -20,7 +20,7 @@ from tournaments.apis import ERROR_SCHEMA, ERRORS, _valid
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Player
 from tournaments.rankings import selectors, services
-from tournaments.rankings.boards import leaderboard_rows
+from tournaments.rankings.boards import page_rows
 from tournaments.rankings.models import RatingEvent, RatingPolicy
 from tournaments.rankings.permissions import can_recompute_ratings
 from tournaments.rankings.query_params import leaderboard_filter, page_number, page_size
@@ -33,7 +33,7 @@ FILTER_PARAMETERS = [
 ]
 
 LEADERBOARD_ROW = inline_serializer(name="LeaderboardRow", fields={
-    "rank": serializers.IntegerField(), "player_id": serializers.IntegerField(), "player": serializers.CharField(),
+    "rank": serializers.IntegerField(), "shared_rank": serializers.BooleanField(), "player_id": serializers.IntegerField(), "player": serializers.CharField(),
     "club": serializers.CharField(), "rating": serializers.FloatField(), "mu": serializers.FloatField(),
     "sigma": serializers.FloatField(), "games": serializers.IntegerField(),
     "last_played": serializers.DateField(), "trend": serializers.FloatField(allow_null=True),
@@ -79,11 +79,12 @@ class LeaderboardApi(APIView):
     def get(self, request: Request, pool: str) -> Response:
         services.require_pool(pool)
         filters = leaderboard_filter(request.query_params)
-        paginator = Paginator(selectors.leaderboard(pool, filters), page_size(request.query_params))
+        board = selectors.leaderboard(pool, filters)
+        paginator = Paginator(board, page_size(request.query_params))
         page = paginator.get_page(page_number(request.query_params))
         return Response({
             "pool": pool, "count": paginator.count, "page": page.number, "pages": paginator.num_pages,
-            "rows": leaderboard_rows(page.object_list, first_rank=page.start_index() or 1),
+            "rows": page_rows(board, page),
         })
 
 

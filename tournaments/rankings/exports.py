@@ -39,7 +39,7 @@ def export_rankings(request: HttpRequest, pool: str, fmt: str) -> HttpResponse:
         filters = leaderboard_filter(request.GET)
     except TournamentError as exc:
         return _error(exc)
-    rows = leaderboard_rows(leaderboard(pool, filters)[:EXPORT_LIMIT])
+    rows = leaderboard_rows(list(leaderboard(pool, filters)[:EXPORT_LIMIT]))
     if fmt == "json":
         body = json.dumps({"pool": pool, "rows": rows}, default=str, ensure_ascii=False)
         response = HttpResponse(body, content_type="application/json; charset=utf-8")

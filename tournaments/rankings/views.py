@@ -21,7 +21,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Player, Tournament
 from tournaments.profiles import GAMES
 from tournaments.rankings import selectors, services
-from tournaments.rankings.boards import leaderboard_rows
+from tournaments.rankings.boards import page_rows
 from tournaments.rankings.charts import history_svg
 from tournaments.rankings.compute import INITIAL, POOLS
 from tournaments.rankings.models import PlayerRating
@@ -56,9 +56,10 @@ def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
         number = page_number(request.GET)
     except TournamentError as exc:
         filters, number, error, status = selectors.LeaderboardFilter(), 1, exc.message, 400
-    paginator = Paginator(selectors.leaderboard(pool, filters), PAGE_SIZE)
+    board = selectors.leaderboard(pool, filters)
+    paginator = Paginator(board, PAGE_SIZE)
     page = paginator.get_page(number)
-    rows = leaderboard_rows(page.object_list, first_rank=page.start_index() or 1)
+    rows = page_rows(board, page)
     query = {k: v for k, v in request.GET.items() if k != "page" and v}
     return render(request, "rankings/leaderboard.html", {
         "pool": pool, "label": pool_label(pool), "rows": rows, "page": page, "filters": filters,
