@@ -105,19 +105,16 @@ def _refresh_player_ratings(pool: str, player_ids: set[int]) -> None:
             pool=pool, player_id__in=list(summary), key__in={row["last_key"] for row in summary.values()}
         ).values_list("player_id", "key", "mu_after", "sigma_after")
     }
-    PlayerRating.objects.filter(pool=pool, player_id__in=player_ids - set(summary)).delete()
-    existing = {r.player_id: r for r in PlayerRating.objects.filter(pool=pool, player_id__in=list(summary))}
-    to_create, to_update = [], []
+    # Replaced wholesale (delete + insert: two statements, much cheaper than a bulk UPDATE).
+    PlayerRating.objects.filter(pool=pool, player_id__in=player_ids).delete()
+    rows = []
     for player_id, row in summary.items():
         mu, sigma = latest[(player_id, row["last_key"])]
-        rating = existing.get(player_id) or PlayerRating(pool=pool, player_id=player_id)
-        rating.mu, rating.sigma, rating.conservative = mu, sigma, Rating(mu, sigma).conservative
-        rating.games, rating.last_played, rating.last_key = row["games"], row["last_played"], row["last_key"]
-        (to_update if rating.pk else to_create).append(rating)
-    PlayerRating.objects.bulk_create(to_create, batch_size=500)
-    PlayerRating.objects.bulk_update(
-        to_update, ["mu", "sigma", "conservative", "games", "last_played", "last_key"], batch_size=500
-    )
+        rows.append(PlayerRating(
+            pool=pool, player_id=player_id, mu=mu, sigma=sigma, conservative=Rating(mu, sigma).conservative,
+            games=row["games"], last_played=row["last_played"], last_key=row["last_key"],
+        ))
+    PlayerRating.objects.bulk_create(rows, batch_size=500)
 
 
 def _lock_pool(pool: str) -> RatingPool:
