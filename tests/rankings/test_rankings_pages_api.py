@@ -242,3 +242,20 @@ def test_equal_ratings_share_a_rank_across_pages(organiser: Any) -> None:
     third = APIClient().get("/api/rankings/tac/?page_size=1&page=3").json()
     assert [r["rank"] for r in third["rows"]] == [3]
     assert APIClient().get("/api/rankings/tac/?page_size=500").status_code == 400
+
+
+def test_manage_panel_posts_with_a_real_csrf_token(organiser: Any) -> None:
+    import re
+
+    _players, tournament = _tac_pair(organiser)
+    web = Client(enforce_csrf_checks=True)
+    web.force_login(organiser)
+    manage = web.get(f"/t/{tournament.slug}/manage/").content.decode()
+    panel = manage[manage.index('id="ratings"'):]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', panel)
+    assert token is not None
+    response = web.post(f"/t/{tournament.slug}/manage/ratings/policy/",
+                        {"time_limit_games": "ignore", "csrfmiddlewaretoken": token.group(1)})
+    assert response.status_code == 302
+    assert RatingPolicy.objects.get(tournament=tournament).time_limit_games == "ignore"
+    assert web.post(f"/t/{tournament.slug}/manage/ratings/policy/", {"time_limit_games": "ignore"}).status_code == 403

@@ -191,7 +191,9 @@ def ratings_out_of_date() -> list[tuple[str, str]]:
 def ratings_result_changed(*, tournament: Tournament, round_: Round) -> None:
     """Called by tournaments.services.results_final when a final result of `round_` appears or
     changes (under the tournament lock): enqueue `ratings_recompute(pool, <round prefix>)` on commit.
-    Takes no lock and writes nothing."""
+    Takes no lock and writes nothing. Private tournaments are never rated: nothing to do."""
+    if not tournament.is_public:
+        return
     try:
         pool = pool_for(tournament.game, tournament.variant)
     except ValueError:
