@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "tournaments",
+    "tournaments.rankings",
 ]
 # The games app (issue 8) plugs in when its package exists; tournaments never imports it.
 if importlib.util.find_spec("games") is not None:
@@ -223,6 +224,10 @@ CELERY_BEAT_SCHEDULE = {
     "standings-reconcile": {
         "task": "tournaments.tasks.standings_reconcile",
         "schedule": timedelta(seconds=env.int("STANDINGS_RECONCILE_SECONDS", default=300)),
+    },
+    "ratings-reconcile": {
+        "task": "tournaments.rankings.tasks.ratings_reconcile",
+        "schedule": timedelta(seconds=env.int("RATINGS_RECONCILE_SECONDS", default=900)),
     },
 }
 

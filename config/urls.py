@@ -10,5 +10,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("tournaments.urls_api")),
+    path("api/", include("tournaments.rankings.urls_api")),
+    path("", include("tournaments.rankings.urls_web")),
     path("", include("tournaments.urls_web")),
 ]

@@ -45,6 +45,9 @@ def result_finalised(*, tournament: Tournament, round_: Round) -> None:
             round_.save(update_fields=["status"])
     tournament_id = tournament.pk
     transaction.on_commit(lambda: _enqueue_standings(tournament_id))
+    from tournaments.rankings.services import ratings_result_changed  # the rankings app (issue 9)
+
+    ratings_result_changed(tournament=tournament, round_=round_)
 
 
 def standings_invalidated(*, tournament: Tournament) -> None:

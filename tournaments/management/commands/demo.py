@@ -1,4 +1,5 @@
-"""Load a believable club tournament: a TAC Swiss with 16 teams, three rounds played, standings computed.
+"""Load a believable club tournament: a TAC Swiss with 16 teams, three rounds played, standings and
+ratings (the TAC ranking) computed.
 
 Idempotent: when the demo tournament exists, nothing is created again. Log in as
 organiser / demo-organiser (and as player / demo-player, a player of the first team).
@@ -15,6 +16,7 @@ from django.db import transaction
 
 from tournaments import services
 from tournaments.models import Player, Tournament
+from tournaments.rankings.services import ratings_recompute
 from tournaments.simulation import tournament_simulate
 
 DEMO_SLUG = "tac-club-cup"
@@ -67,7 +69,10 @@ class Command(BaseCommand):
                 player_user = users.objects.create_user("player", password="demo-player")
             Player.objects.filter(name=TEAMS[0][1], memberships__tournament=tournament).update(user=player_user)
         report = tournament_simulate(tournament=tournament, actor=organiser, rounds=3, seed=2026)
+        # The results' tasks usually did this already; idempotent, so a ranking is there to look at.
+        rated = ratings_recompute(pool="tac")
         self.stdout.write(
             f"Demo tournament '{DEMO_NAME}' created: {report.entrants} teams, {report.rounds} rounds played, "
-            "standings computed. Log in as organiser / demo-organiser."
+            f"standings and ratings computed ({rated.games_replayed} games rated now, see /rankings/tac/). "
+            "Log in as organiser / demo-organiser."
         )
