@@ -67,6 +67,11 @@ def _browser_page() -> Iterator[Any]:
         try:
             yield page
         finally:
+            # The test body ran inside Playwright's event loop, where Django keeps a separate
+            # connection; close it here, in that context, or PostgreSQL refuses to drop the test database.
+            from django.db import connections
+
+            connections.close_all()
             context.close()
             browser.close()
 
