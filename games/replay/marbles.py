@@ -170,7 +170,7 @@ def render(
 
     legend_rows = (seats + 1) // 2
     banner_lines = wrap(message, 58, 3) if invalid and message else []
-    height = SIZE + legend_rows * 20 + 6 + len(banner_lines) * 16 + (6 if banner_lines else 0)
+    height = SIZE + legend_rows * 20 + 6 + (len(banner_lines) * 16 + 14 if banner_lines else 0)
     game = str(snapshot.get("game", "")).upper()
     svg = Svg(SIZE, height, title=f"{game} — " + ", ".join(text.seat_names), css_class="replay-board marbles")
     svg.rect(0, 0, SIZE, SIZE, fill=BOARD, rx="16")
