@@ -129,6 +129,15 @@ def svg_labels() -> dict[str, str]:
 
 def seat_names(record: GameRecord) -> list[str]:
     """Per seat, the player name written in the record (the seats of a team share the entrant)."""
+    cached = getattr(record, "_seat_names", None)
+    if cached is not None:
+        return list(cached)
+    names = _read_seat_names(record)
+    record._seat_names = names  # type: ignore[attr-defined]  # parse the JSON once per request
+    return list(names)
+
+
+def _read_seat_names(record: GameRecord) -> list[str]:
     try:
         document = record.document()
     except Exception:
@@ -142,6 +151,89 @@ def seat_names(record: GameRecord) -> list[str]:
             if isinstance(seat, int) and 0 <= seat < 16:
                 names[seat] = str(player.get("name", ""))[:60]
     return [names.get(seat, "") for seat in range(max(names, default=-1) + 1)]
+
+
+def _token(value: Any) -> str:
+    return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else "?"
+
+
+def _marble_notation(action: dict[str, Any]) -> str:
+    """The choice of a marble-game action in record notation: "62→H0:1, 26→30", "enter", "12↔40"."""
+    if action.get("enter") is True:
+        return _("enter")
+    if isinstance(action.get("moves"), list):
+        segments = [s for s in action["moves"] if isinstance(s, list) and len(s) == 2]
+        return ", ".join(f"{_token(a)}→{_token(b)}" for a, b in segments)
+    if isinstance(action.get("swap"), list) and len(action["swap"]) == 2:
+        return f"{_token(action['swap'][0])}↔{_token(action['swap'][1])}"
+    if "strike" in action:
+        return _("strike from %(field)s") % {"field": _token(action["strike"])}
+    if action.get("skip") is True:
+        return _("skip")
+    if action.get("discard") is True:
+        return _("discard")
+    return ""
+
+
+def action_label(action: dict[str, Any] | None, names: list[str]) -> str:
+    """A short description of a record action in the visitor's language, e.g. "Anna: 7 — 62→H0:1"."""
+    if not isinstance(action, dict):
+        return ""
+    seat = action.get("seat")
+    who = _seat_name(seat, names) if isinstance(seat, int) else ""
+    if isinstance(action.get("play"), list) or action.get("draw"):  # TAKI
+        cards = " ".join(_token(card) for card in action.get("play") or [])
+        what = (
+            cards
+            + (" + " if cards and action.get("draw") else "")
+            + (_("draw") if action.get("draw") else "")
+        )
+    elif "event" in action:  # ZACK!
+        event = action.get("event")
+        if event == "throw":
+            what = (
+                _("throw %(card)s") % {"card": _token(action.get("card", ""))}
+                if action.get("card")
+                else _("throw")
+            )
+        elif event == "challenge":
+            what = _("challenge %(colour)s (%(reason)s)") % {
+                "colour": _token(action.get("color")),
+                "reason": _("too slow") if action.get("reason") == "slow" else _("out of turn"),
+            }
+        elif event == "player_card":
+            what = _("player card")
+        else:
+            what = _token(event)
+    else:  # marble games
+        card = _token(action.get("card")) + (f" ({_token(action['as'])})" if action.get("as") else "")
+        what = f"{card} — {_marble_notation(action)}".rstrip(" —")
+        then = action.get("then")
+        if isinstance(then, dict):
+            then_card = _token(then.get("card")) if then.get("card") else ""
+            what += ", " + _("then") + f" {then_card} — {_marble_notation(then)}".rstrip(" —")
+    return f"{who}: {what}" if who else what
+
+
+def step_label(step: dict[str, Any], names: list[str]) -> str:
+    kind = step.get("kind")
+    if kind == "start":
+        return _("Start")
+    if kind == "deal":
+        snapshot = step.get("snapshot") or {}
+        path = str(step.get("path") or "")
+        number = int(path.rsplit("/", 1)[-1]) + 1 if path.rsplit("/", 1)[-1].isdigit() else 0
+        dealer = snapshot.get("dealer")
+        if isinstance(dealer, int):
+            return _("Deal %(n)d, dealer %(name)s") % {"n": number, "name": _seat_name(dealer, names)}
+        return _("Deal %(n)d") % {"n": number}
+    return action_label(step.get("action"), names) or str(step.get("label") or "")
+
+
+def _seat_name(seat: int, names: list[str]) -> str:
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return _("Seat %(n)d") % {"n": seat + 1}
 
 
 def _card_played(action: dict[str, Any] | None) -> str:
@@ -203,6 +295,7 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
         raise Http404("No such step.")
     failing = replay.has_failure_step and n == len(replay.steps)
     step = replay.steps[min(n, len(replay.steps) - 1)]
+    names = seat_names(record)
     error = replay.error or {}
     if failing:
         highlight: dict[str, Any] = {
@@ -210,20 +303,20 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
             "invalid": True,
             "message": error.get("message", ""),
         }
-        label = _("Invalid: %(path)s") % {"path": error.get("path") or "/"}
+        label = _("Invalid: %(action)s") % {
+            "action": action_label(replay.failed_action, names) or error.get("path") or "/"
+        }
         action = replay.failed_action
     else:
         highlight = {"action": step.get("action"), "invalid": False}
-        label = step.get("label") or ""
+        label = step_label(step, names)
         action = step.get("action")
     snapshot = step.get("snapshot") or {}
-    names = seat_names(record)
     svg = render_svg(snapshot, highlight=highlight, seat_names=names, labels=svg_labels())
     hands: list[dict[str, Any]] = []
     if snapshot.get("kind") == "marbles":
         for seat, cards in enumerate(snapshot.get("hands") or []):
-            name = names[seat] if seat < len(names) and names[seat] else _("Seat %(n)d") % {"n": seat + 1}
-            hands.append({"seat": seat, "number": seat + 1, "name": name, "cards": list(cards or [])})
+            hands.append({"seat": seat, "name": _seat_name(seat, names), "cards": list(cards or [])})
     return {
         "record": record,
         "n": n,
@@ -273,8 +366,9 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
     replay = record_replay(record)
     n = _step_number(request.GET.get("step", 0))
     step = _step_context(record, replay, n, urls) if replay.total else None
+    names = seat_names(record)
     moves = [
-        {"n": index, "label": s.get("label") or "", "url": urls.step(index), "page": urls.page(index)}
+        {"n": index, "label": step_label(s, names), "url": urls.step(index), "page": urls.page(index)}
         for index, s in enumerate(replay.steps)
     ]
     if replay.has_failure_step:
@@ -282,7 +376,12 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
         moves.append(
             {
                 "n": failure,
-                "label": _("Invalid: %(path)s") % {"path": (replay.error or {}).get("path") or "/"},
+                "label": _("Invalid: %(action)s")
+                % {
+                    "action": action_label(replay.failed_action, names)
+                    or (replay.error or {}).get("path")
+                    or "/"
+                },
                 "url": urls.step(failure),
                 "page": urls.page(failure),
                 "failing": True,
