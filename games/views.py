@@ -124,6 +124,10 @@ def svg_labels() -> dict[str, str]:
         "invalid": _("Invalid action"),
         "cards": _("Cards: {n}"),
         "finished": _("Out"),
+        "skipped": _("skipped"),
+        "banned": _("banned"),
+        "mirror": _("Mirrored"),
+        "plus3": _("+3 by {name}"),
     }
 
 

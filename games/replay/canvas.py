@@ -52,6 +52,10 @@ DEFAULT_LABELS: dict[str, str] = {
     "invalid": "Invalid action",
     "cards": "Cards: {n}",
     "finished": "Out",
+    "skipped": "skipped",
+    "banned": "banned",
+    "mirror": "Mirrored",
+    "plus3": "+3 by {name}",
 }
 
 

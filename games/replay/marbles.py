@@ -346,6 +346,10 @@ def render(
         )
         prefix = "▶ " if to_move == seat and not snapshot.get("over") else ""
         suffix = " ★" if seat in winners else ""
+        if snapshot.get("skipped") == seat:
+            suffix += f" ({text.get('skipped')})"
+        elif snapshot.get("banned") is True and prefix:
+            suffix += f" ({text.get('banned')})"
         weight = "700" if prefix or suffix else "400"
         svg.text(
             x + 11,

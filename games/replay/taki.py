@@ -196,12 +196,15 @@ def render(
     pending = snapshot.get("pending_draw")
     if isinstance(pending, int) and pending > 0:
         notes.append(text.get("pending_draw", n=pending))
+    plus3 = snapshot.get("pending_plus3")
+    if isinstance(plus3, int) and not isinstance(plus3, bool):
+        notes.append(text.get("plus3", name=text.seat(plus3)))
     note_x = 12.0
     if isinstance(lead, str) and lead in TAKI_COLOURS:
         svg.rect(12, 95, 11, 11, fill=TAKI_COLOURS[lead], stroke=INK, stroke_width="0.5", class_="lead")
         note_x = 28.0
     for index, note in enumerate(notes[:3]):
-        svg.text(note_x + index * 125, 104, shorten(note, 22), font_size="11", fill=INK, class_="note")
+        svg.text(note_x + index * 122, 104, shorten(note, 22), font_size="11", fill=INK, class_="note")
     if snapshot.get("over"):
         svg.text(
             WIDTH - 12,

@@ -215,6 +215,10 @@ def render(
         )
         svg.close_group()
         y += row_height
+    if snapshot.get("mirror"):
+        svg.text(
+            WIDTH / 2, 22, text.get("mirror"), font_size="11", fill=INK, text_anchor="middle", class_="mirror"
+        )
     if snapshot.get("over"):
         svg.text(
             WIDTH - 16,

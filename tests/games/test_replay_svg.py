@@ -313,3 +313,16 @@ def test_labels_are_translatable_and_snapshot_untouched() -> None:
 def test_renderers_import_no_django() -> None:
     code = "import sys, games.replay; assert not [m for m in sys.modules if m.startswith('django')]"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_state_notes_skipped_banned_plus3_mirror() -> None:
+    root = parse(render_svg(tac_snapshot(skipped=2)))
+    assert "(skipped)" in "".join(with_class(root, "legend")[0].itertext())
+    root = parse(render_svg(tock_snapshot(4) | {"banned": True}))
+    assert "(banned)" in "".join(with_class(root, "to-move")[0].itertext())
+    root = parse(render_svg(taki_snapshot(pending_plus3=0), seat_names=["Ann", "Bob", "Cy"]))
+    assert "+3 by Ann" in " ".join("".join(n.itertext()) for n in with_class(root, "note"))
+    root = parse(render_svg(zack_snapshot(mirror=True)))
+    assert with_class(root, "mirror")
+    root = parse(render_svg(zack_snapshot(mirror=False)))
+    assert not with_class(root, "mirror")
