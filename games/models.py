@@ -43,7 +43,9 @@ class ImportBatch(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.CheckConstraint(condition=Q(processed__lte=models.F("total")), name="import_processed_le_total"),
+            models.CheckConstraint(
+                condition=Q(processed__lte=models.F("total")), name="import_processed_le_total"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -77,7 +79,9 @@ class GameRecord(models.Model):
         Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="game_records"
     )
     source = models.CharField(_("source"), max_length=10, choices=Source.choices)
-    batch = models.ForeignKey(ImportBatch, null=True, blank=True, on_delete=models.SET_NULL, related_name="records")
+    batch = models.ForeignKey(
+        ImportBatch, null=True, blank=True, on_delete=models.SET_NULL, related_name="records"
+    )
     raw = models.TextField()
     sha256 = models.CharField(max_length=64)
     game = models.CharField(_("game"), max_length=20)
@@ -91,10 +95,15 @@ class GameRecord(models.Model):
     error_path = models.CharField(max_length=500, blank=True)
     error_message = models.TextField(blank=True)
     derived_result = models.JSONField(null=True, blank=True)
+    # The result the record implies for the table ({"kind", "scores"|"placings", "winner"}, entrant ids as
+    # string keys), computed by games.settle when the record is valid and complete; None otherwise.
+    derived_table_result = models.JSONField(null=True, blank=True)
     engine_version = models.CharField(max_length=40, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
 
-    result = models.ForeignKey(Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="game_records")
+    result = models.ForeignKey(
+        Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="game_records"
+    )
     settlement = models.CharField(max_length=10, choices=Settlement.choices, default=Settlement.NONE)
     settlement_note = models.CharField(max_length=500, blank=True)
 
@@ -102,7 +111,9 @@ class GameRecord(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["table", "sha256"], name="game_record_unique_per_table"),
-            models.CheckConstraint(condition=Q(status__in=["pending", "valid", "invalid"]), name="game_record_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "valid", "invalid"]), name="game_record_status_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(settlement__in=["none", "settled", "conflict", "unchanged"]),
                 name="game_record_settlement_valid",
@@ -133,7 +144,9 @@ class RecordVerdict(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["record", "engine_version"], name="record_verdict_unique_per_engine"),
+            models.UniqueConstraint(
+                fields=["record", "engine_version"], name="record_verdict_unique_per_engine"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,0 +1,107 @@
+"""Reads of the games app, shared by the API and the pages: visibility rules, prefetching, no N+1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from games import settle
+from games.models import GameRecord, ImportBatch
+from games.permissions import can_view_record
+from tournaments.models import Result, Table, Tournament
+from tournaments.permissions import can_view_tournament, entrants_of_user_at_table
+
+
+def _records() -> QuerySet[GameRecord]:
+    return GameRecord.objects.select_related("tournament", "table__round", "submitted_for", "submitted_by", "result")
+
+
+def record_visible_or_404(*, user: Any, record_id: int, token: str | None = None) -> GameRecord:
+    """The record if `user` (or the report `token`) may see it; Http404 otherwise (private stays invisible)."""
+    record = _records().filter(pk=record_id).first()
+    if record is None or not can_view_record(user, record, token):
+        raise Http404("No such game record.")
+    return record
+
+
+def records_for_tournament(*, user: Any, tournament: Tournament) -> QuerySet[GameRecord]:
+    """Every record of a tournament the user may see, newest first."""
+    if not can_view_tournament(user, tournament):
+        return GameRecord.objects.none()
+    return _records().filter(tournament=tournament).order_by("-created_at", "-id")
+
+
+def records_for_table(*, user: Any, table: Table, token: str | None = None) -> QuerySet[GameRecord]:
+    """The records of one table, newest first (players of the table see them in a private tournament)."""
+    tournament = table.round.tournament
+    if not can_view_tournament(user, tournament) and not entrants_of_user_at_table(user, table):
+        from tournaments.permissions import entrant_for_token_at_table
+
+        if entrant_for_token_at_table(token, table) is None:
+            return GameRecord.objects.none()
+    return _records().filter(table=table).order_by("-created_at", "-id")
+
+
+def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
+    """{"total", "processed", "done", "status", "items": [{"index", "name", "record_id", "status",
+    "error_code", "error_message"}]} for the progress bar and the per-record report."""
+    items = batch.items.select_related("record").order_by("index")
+    return {
+        "id": batch.pk,
+        "filename": batch.filename,
+        "status": batch.status,
+        "total": batch.total,
+        "processed": batch.processed,
+        "done": batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED),
+        "error_message": batch.error_message,
+        "items": [
+            {
+                "index": item.index, "name": item.name, "record_id": item.record_id,
+                "status": item.record.status if item.record is not None else None,
+                "error_code": item.error_code or (item.record.error_code if item.record is not None else ""),
+                "error_message": item.error_message or (item.record.error_message if item.record is not None else ""),
+            }
+            for item in items
+        ],
+    }
+
+
+def _current_result(table: Table) -> Result | None:
+    """The table's final result, else its pending one (from prefetched `current_results`)."""
+    results = list(getattr(table, "current_results", []))
+    finals = [r for r in results if r.state in Result.FINAL_STATES]
+    pending = [r for r in results if r.state == Result.State.REPORTED]
+    return (finals or pending or [None])[0]
+
+
+def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Tables whose current result (final, else pending) contradicts their latest valid complete record.
+
+    Computed at read time, so a result reported by hand after the record was verified is flagged too.
+    Each item: {"table", "record", "result", "expected"} (model instances and the record's derived result).
+    """
+    current = Result.objects.filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED]).prefetch_related("scores")
+    records = (
+        GameRecord.objects.filter(tournament=tournament, status=GameRecord.Status.VALID, complete=True,
+                                  derived_table_result__isnull=False)
+        .select_related("table__round")
+        .prefetch_related(Prefetch("table__results", queryset=current, to_attr="current_results"))
+        .order_by("table_id", "-created_at", "-id")
+    )
+    conflicts: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for record in records:
+        if record.table_id in seen:
+            continue
+        seen.add(record.table_id)
+        result = _current_result(record.table)
+        if result is None:
+            continue
+        lines = [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
+                  "forfeited": s.forfeited} for s in result.scores.all()]
+        expected = record.derived_table_result or {}
+        if result.kind != expected.get("kind") or not settle.result_matches(expected, lines):
+            conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected})
+    return conflicts
