@@ -10,8 +10,15 @@ from django.http import Http404
 from games import settle
 from games.models import GameRecord, ImportBatch
 from games.permissions import can_view_record
+from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Table, Tournament
-from tournaments.permissions import can_view_tournament, entrants_of_user_at_table
+from tournaments.permissions import (
+    can_view_tournament,
+    entrant_for_token_at_table,
+    entrants_of_user_at_table,
+    is_organiser,
+    reporting_entrant,
+)
 
 
 def _records() -> QuerySet[GameRecord]:
@@ -36,11 +43,9 @@ def records_for_tournament(*, user: Any, tournament: Tournament) -> QuerySet[Gam
 def records_for_table(*, user: Any, table: Table, token: str | None = None) -> QuerySet[GameRecord]:
     """The records of one table, newest first (players of the table see them in a private tournament)."""
     tournament = table.round.tournament
-    if not can_view_tournament(user, tournament) and not entrants_of_user_at_table(user, table):
-        from tournaments.permissions import entrant_for_token_at_table
-
-        if entrant_for_token_at_table(token, table) is None:
-            return GameRecord.objects.none()
+    if (not can_view_tournament(user, tournament) and not entrants_of_user_at_table(user, table)
+            and entrant_for_token_at_table(token, table) is None):
+        return GameRecord.objects.none()
     return _records().filter(table=table).order_by("-created_at", "-id")
 
 
@@ -105,3 +110,26 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
         if result.kind != expected.get("kind") or not settle.result_matches(expected, lines):
             conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected})
     return conflicts
+
+
+def table_visible_or_404(*, user: Any, table_id: int, token: str | None = None) -> Table:
+    """A table whose round the user may see, or that the user / report token plays at (private tournaments)."""
+
+    table = Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+    if table is not None:
+        tournament = table.round.tournament
+        draft = table.round.status == table.round.Status.DRAFT
+        if is_organiser(user, tournament):
+            return table
+        if not draft and (tournament.is_public or reporting_entrant(user, token, table) is not None):
+            return table
+    raise TournamentError(ErrorCode.NOT_FOUND, "No such table.")
+
+
+def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
+    """An import batch, for the organisers of its tournament only."""
+
+    batch = ImportBatch.objects.select_related("tournament").filter(pk=batch_id).first()
+    if batch is None or not is_organiser(user, batch.tournament):
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such import.")
+    return batch
