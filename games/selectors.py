@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 
 from games import settle
-from games.models import GameRecord, ImportBatch
+from games.models import GameRecord, ImportBatch, RecordVerdict
 from games.permissions import can_view_record
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Table, Tournament
@@ -133,3 +133,35 @@ def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
     if batch is None or not is_organiser(user, batch.tournament):
         raise TournamentError(ErrorCode.NOT_FOUND, "No such import.")
     return batch
+
+
+def _verdict_summary(verdict: dict[str, Any]) -> str:
+    if verdict.get("valid"):
+        return "valid complete" if verdict.get("complete") else "valid partial"
+    error = verdict.get("error") or {}
+    return f"invalid {error.get('code', '')} {error.get('path', '')}".strip()
+
+
+def verdict_changes(*, tournament: Tournament | None = None) -> list[dict[str, Any]]:
+    """Records whose latest verdict (current engine) says something else than the one before it.
+
+    Each item: {"record", "tournament", "old_version", "old", "new_version", "new"} (summaries such as
+    "valid complete" or "invalid must_play /deals/0/turns/3").
+    """
+    records = GameRecord.objects.select_related("tournament").prefetch_related("verdicts")
+    if tournament is not None:
+        records = records.filter(tournament=tournament)
+    changes = []
+    for record in records.filter(pk__in=RecordVerdict.objects.values("record").annotate(n=Count("id"))
+                                 .filter(n__gt=1).values("record")).order_by("pk"):
+        verdicts = sorted(record.verdicts.all(), key=lambda v: (v.created_at, v.pk))
+        current = next((v for v in verdicts if v.engine_version == record.engine_version), verdicts[-1])
+        earlier = [v for v in verdicts if v.pk != current.pk and (v.created_at, v.pk) < (current.created_at, current.pk)]
+        if not earlier:
+            continue
+        old, new = _verdict_summary(earlier[-1].verdict), _verdict_summary(current.verdict)
+        if old != new or earlier[-1].verdict.get("result") != current.verdict.get("result"):
+            changes.append({"record": record.pk, "tournament": record.tournament.slug,
+                            "old_version": earlier[-1].engine_version, "old": old,
+                            "new_version": current.engine_version, "new": new})
+    return changes

@@ -423,7 +423,7 @@ def records_needing_verification(*, tournament: Tournament | None = None) -> lis
     if tournament is not None:
         records = records.filter(tournament=tournament)
     ids: list[int] = []
-    for game in records.values_list("game", flat=True).distinct():
+    for game in records.order_by().values_list("game", flat=True).distinct():
         version = engine_version(game)
         ids.extend(
             records.filter(game=game).filter(~Q(engine_version=version) | Q(status=GameRecord.Status.PENDING))
