@@ -1,0 +1,130 @@
+"""Settlement: conflicts with existing results, unchanged results, conflicts computed at read time, and the
+pure derivation of a table's result (games.settle)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import selectors, services, settle
+from games.models import GameRecord
+from tests.games.conftest import one_table_tournament, random_record, relabel
+from tests.tournaments.conftest import seated_entrants
+from tournaments import services as tournament_services
+from tournaments.models import AuditLog, Result
+from tournaments.profiles import profile_for
+
+
+def _submit(table: Any, actor: Any, record: dict[str, Any], capture: Any) -> GameRecord:
+    with capture(execute=True):
+        record_id = services.record_submit(table=table, actor=actor, data=json.dumps(record), source="api").pk
+    return GameRecord.objects.get(pk=record_id)
+
+
+@pytest.mark.django_db
+def test_a_different_final_result_is_left_alone_and_flagged(
+    organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament, table = one_table_tournament(organiser, "zack", {"seats": 4})
+    entrants = seated_entrants(table)
+    record = relabel(random_record("zack", {"seats": 4}, seed=21), table)
+    winner_entrant = entrants[record["result"]["winners"][0]]
+    loser_first = [e for e in entrants if e != winner_entrant]
+    manual = {e.pk: i + 1 for i, e in enumerate([*loser_first, winner_entrant])}
+    with django_capture_on_commit_callbacks(execute=True):
+        final = tournament_services.result_override(actor=organiser, table=table, placings=manual)
+    row = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    assert (row.status, row.settlement, row.result_id) == ("valid", "conflict", final.pk)
+    assert Result.objects.filter(table=table).count() == 1
+    conflicts = selectors.record_conflicts(tournament=tournament)
+    assert [(c["table"].pk, c["record"].pk, c["result"].pk) for c in conflicts] == [(table.pk, row.pk, final.pk)]
+    client = APIClient()
+    client.force_authenticate(organiser)
+    assert client.get(f"/api/tournaments/{tournament.slug}/records/conflicts/").json()[0]["record"] == row.pk
+
+    # the organiser corrects the result to what the record proves: no conflict any more
+    expected = row.derived_table_result
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.result_override(actor=organiser, table=table, placings=expected["placings"])
+    assert selectors.record_conflicts(tournament=tournament) == []
+
+
+@pytest.mark.django_db
+def test_same_result_already_final_is_unchanged(organiser: Any, django_capture_on_commit_callbacks: Any) -> None:
+    tournament, table = one_table_tournament(organiser, "tock", {"mode": "ffa", "seats": 4})
+    record = relabel(random_record("tock", {"mode": "ffa", "seats": 4}, seed=8), table)
+    first = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.result_confirm(result=first.result, actor=organiser)
+    second = _submit(table, organiser, {**record, "meta": {"notes": "copy"}}, django_capture_on_commit_callbacks)
+    assert (second.settlement, second.result_id) == ("unchanged", first.result_id)
+    assert AuditLog.objects.filter(action="result_reported_from_record").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_later_manual_report_is_flagged_at_read_time(
+    organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    entrants = seated_entrants(table)
+    record = relabel(random_record("taki", {"seats": 4}, seed=13), table)
+    row = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    assert row.settlement == "settled" and selectors.record_conflicts(tournament=tournament) == []
+    tournament_services.result_reject(result=row.result, token=entrants[0].report_token)
+    winner = row.seat_entrants[record["result"]["winners"][0]]
+    others = [e.pk for e in entrants if e.pk != winner]
+    tournament_services.result_report(table=table, token=entrants[0].report_token,
+                                      placings={others[0]: 1, others[1]: 2, others[2]: 3, winner: 4})
+    assert [c["record"].pk for c in selectors.record_conflicts(tournament=tournament)] == [row.pk]
+
+
+@pytest.mark.django_db
+def test_partial_record_never_changes_a_result(organiser: Any, django_capture_on_commit_callbacks: Any) -> None:
+    tournament, table = one_table_tournament(organiser, "tac", {})
+    record = relabel(random_record("tac", {}, seed=3), table)
+    del record["result"]
+    record["deals"] = record["deals"][:1]
+    row = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    assert (row.status, row.complete, row.settlement) == ("valid", False, "none")
+    assert not Result.objects.filter(table=table).exists()
+
+
+def test_table_result_scores_sum_team_seats() -> None:
+    result = settle.table_result(profile=profile_for("tactik", {"seats": 6}), derived={"winners": [1, 4]},
+                                 seat_entrants=[10, 11, 12, 10, 11, 12],
+                                 snapshot={"home_count": [2, 4, 1, 3, 4, 0]})
+    assert result == {"kind": "normal", "scores": {10: 5, 11: 8, 12: 1}, "winner": 11}
+
+
+def test_table_result_score_game_needs_the_final_position() -> None:
+    assert settle.table_result(profile=profile_for("tac", {}), derived={"winners": [0, 2]},
+                               seat_entrants=[1, 2, 1, 2], snapshot=None) is None
+
+
+def test_table_result_placings_share_ties_and_follow_the_final_position() -> None:
+    tock = settle.table_result(profile=profile_for("tock", {"mode": "ffa", "seats": 4}), derived={"winners": [2]},
+                               seat_entrants=[5, 6, 7, 8], snapshot={"home_count": [1, 3, 4, 1]})
+    assert tock == {"kind": "normal", "placings": {5: 3, 6: 2, 7: 1, 8: 3}, "winner": 7}
+    taki = settle.table_result(profile=profile_for("taki", {"seats": 3}), derived={"winners": [0]},
+                               seat_entrants=[5, 6, 7], snapshot={"finished": [0, 2], "hands": [[], ["a"], ["b", "c"]]})
+    assert taki is not None and taki["placings"] == {5: 1, 6: 3, 7: 2}
+    zack = settle.table_result(profile=profile_for("zack", {"seats": 3}), derived={"winners": [1]},
+                               seat_entrants=[5, 6, 7], snapshot=None)
+    assert zack is not None and zack["placings"] == {5: 2, 6: 1, 7: 2}
+
+
+def test_table_result_refuses_winners_of_two_entrants() -> None:
+    assert settle.table_result(profile=profile_for("taki", {"seats": 3}), derived={"winners": [0, 1]},
+                               seat_entrants=[5, 6, 7], snapshot=None) is None
+
+
+def test_result_matches() -> None:
+    expected = {"kind": "normal", "scores": {"1": 8, "2": 3}, "winner": 1}
+    lines = [{"entrant": 1, "score": 8, "placing": 1, "is_winner": True, "forfeited": False},
+             {"entrant": 2, "score": 3, "placing": 2, "is_winner": False, "forfeited": False}]
+    assert settle.result_matches(expected, lines)
+    assert not settle.result_matches(expected, [lines[0], {**lines[1], "score": 4}])
+    assert not settle.result_matches(expected, [lines[0]])
