@@ -33,8 +33,7 @@ from games.forms import RecordsImportForm, RecordSubmitForm
 from games.models import GameRecord, ImportBatch
 from games.replay import render_svg
 from games.selectors import batch_progress, record_visible_or_404, records_for_table, records_for_tournament
-from games.services import record_submit, records_import
-from rules.core.registry import get_engine
+from games.services import engine_version, record_submit, records_import
 from tournaments import permissions
 from tournaments.errors import TournamentError
 from tournaments.models import Round, Table, Tournament
@@ -71,16 +70,9 @@ class Replay:
         return len(self.steps) + (1 if self.has_failure_step else 0)
 
 
-def engine_version(game: str) -> str:
-    try:
-        return str(get_engine(game).version)
-    except Exception:  # an unknown game (an unreadable record): no engine, the trace is empty anyway
-        return "none"
-
-
 def record_replay(record: GameRecord) -> Replay:
     """The record's replay, from the cache (key: the text's sha256 and the engine version) or traced now."""
-    key = f"games:trace:{record.sha256}:{engine_version(record.game)}"
+    key = f"games:trace:{record.sha256}:{engine_version(record.game) or 'none'}"
     cached = cache.get(key)
     if cached is None:
         from rules.core.trace import trace_bytes
@@ -396,6 +388,7 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
         request,
         "games/record_detail.html",
         {
+            **(step or {}),
             "tournament": tournament,
             "record": record,
             "table": record.table,
