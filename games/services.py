@@ -349,6 +349,7 @@ def _settle(record: GameRecord) -> None:
         record.settlement = GameRecord.Settlement.NONE
         record.settlement_note = "The table's result could not be derived from the record."
         return
+    before = dict(record.table.results.values_list("pk", "state"))
     try:
         result = result_report_verified(
             table=record.table, actor=record.submitted_by, entrant=record.submitted_for,
@@ -373,6 +374,10 @@ def _settle(record: GameRecord) -> None:
             record.settlement_note = "The table's result differs from the one the record proves."
         return
     record.result = result
+    if before.get(result.pk) == result.state:
+        record.settlement = GameRecord.Settlement.UNCHANGED
+        record.settlement_note = "The table already has this result."
+        return
     record.settlement = GameRecord.Settlement.SETTLED
     record.settlement_note = (
         "The result was confirmed." if result.state != Result.State.REPORTED else "The result is reported; the opponents or an organiser confirm it."

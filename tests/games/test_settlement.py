@@ -128,3 +128,14 @@ def test_result_matches() -> None:
     assert settle.result_matches(expected, lines)
     assert not settle.result_matches(expected, [lines[0], {**lines[1], "score": 4}])
     assert not settle.result_matches(expected, [lines[0]])
+
+
+@pytest.mark.django_db
+def test_same_side_identical_pending_is_unchanged(organiser: Any, django_capture_on_commit_callbacks: Any) -> None:
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    record = relabel(random_record("taki", {"seats": 4}, seed=17), table)
+    first = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    second = _submit(table, organiser, {**record, "meta": {"notes": "again"}}, django_capture_on_commit_callbacks)
+    assert (first.settlement, second.settlement) == ("settled", "unchanged")
+    assert second.result_id == first.result_id
+    assert Result.objects.get(pk=first.result_id).state == Result.State.REPORTED
