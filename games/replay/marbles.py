@@ -50,9 +50,11 @@ def _int_list(value: Any) -> list[int]:
 class Board:
     """Geometry of one ring: where a field, a home slot or a prefield spot is drawn."""
 
-    def __init__(self, ring: int, starts: Sequence[int]) -> None:
+    def __init__(self, ring: int, starts: Sequence[int], home_entries: Sequence[int] | None = None) -> None:
         self.ring = max(ring, 4)
         self.starts = list(starts)
+        entries = list(home_entries or [])
+        self.home_entries = entries if len(entries) == len(self.starts) else list(self.starts)
         spacing = 2 * math.pi * RADIUS / self.ring
         self.field_r = max(2.5, min(7.0, spacing * 0.36))
         self.home_step = min(self.field_r * 2.6, (RADIUS - 45) / 4.5)
@@ -70,7 +72,9 @@ class Board:
         return seat * self.ring // max(len(self.starts), 1)
 
     def home(self, seat: int, slot: int) -> tuple[float, float]:
-        return self.point(self.start_of(seat), RADIUS - slot * self.home_step)
+        """Home slots run inward from the seat's home entry field (its start field unless the game says otherwise)."""
+        entry = self.home_entries[seat] if 0 <= seat < len(self.home_entries) else self.start_of(seat)
+        return self.point(entry, RADIUS - slot * self.home_step)
 
     def prefield(self, seat: int, spot: int) -> tuple[float, float]:
         step_angle = (self.field_r * 2.4) / (RADIUS + 25)
@@ -160,7 +164,7 @@ def render(
     seats = max(0, min(int(seats or 0), 8))
     ring = snapshot.get("ring") if isinstance(snapshot.get("ring"), int) else 16 * max(seats, 1)
     starts = _int_list(snapshot.get("starts")) or [k * int(ring) // max(seats, 1) for k in range(seats)]
-    board = Board(int(ring), starts)
+    board = Board(int(ring), starts, _int_list(snapshot.get("home_entries")))
     text = Labels(labels, seat_names, seats)
     active = set(_int_list(snapshot.get("active"))) if snapshot.get("active") else set(range(seats))
     winners = _int_list(snapshot.get("winners"))

@@ -143,7 +143,7 @@ def render(
         outline = HIGHLIGHT if index >= fresh_from else None
         _card(
             svg,
-            12 + index * 22,
+            12 + index * 41,
             24,
             token,
             outline=outline,

@@ -326,3 +326,12 @@ def test_state_notes_skipped_banned_plus3_mirror() -> None:
     assert with_class(root, "mirror")
     root = parse(render_svg(zack_snapshot(mirror=False)))
     assert not with_class(root, "mirror")
+
+
+def test_home_lane_starts_at_the_home_entry_field() -> None:
+    from games.replay.marbles import Board
+
+    board = Board(64, [0, 16, 32, 48], [2, 18, 34, 50])
+    assert board.home(1, 1) == Board(64, [2, 18, 34, 50]).home(1, 1)
+    assert board.home(1, 1) != Board(64, [0, 16, 32, 48]).home(1, 1)
+    parse(render_svg(tock_snapshot(4) | {"home_entries": [2, 18, 34, 50]}))
