@@ -436,6 +436,15 @@ def test_bulk_import_page_progress_and_report(
     assert client.get(reverse("games:import-progress", args=[tournament.slug, batch.pk])).status_code == 403
 
 
+def test_huge_paste_is_a_400_not_a_500(client: Client, organiser: Any) -> None:
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    client.force_login(organiser)
+    url = reverse("games:record-submit", args=[tournament.slug, table.pk])
+    response = client.post(url, {"record_text": "x" * (3 * 1024 * 1024)})
+    assert response.status_code == 400
+    assert not GameRecord.objects.exists()
+
+
 def test_bulk_import_bad_file_is_a_400(client: Client, organiser: Any) -> None:
     tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
     client.force_login(organiser)
