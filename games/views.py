@@ -62,8 +62,9 @@ class Replay:
 
     @property
     def has_failure_step(self) -> bool:
-        """An invalid record gets one step more: the last good position with the failure highlighted."""
-        return not self.valid and bool(self.steps)
+        """An invalid record gets one step more: the last good position with the failure highlighted
+        (not when the trace was cut short: its last step is then not the last good position)."""
+        return not self.valid and bool(self.steps) and not self.truncated
 
     @property
     def total(self) -> int:

@@ -152,6 +152,23 @@ def test_invalid_record_shows_the_failing_action_after_the_last_good_step(
     assert "invalid-action" not in good and "hl-invalid" not in good
 
 
+def test_long_record_is_cut_with_a_notice(
+    client: Client, organiser: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    monkeypatch.setattr("games.views.TRACE_MAX_STEPS", 5)
+    tournament, table = one_table_tournament(organiser, "tac", {})
+    record = submitted(
+        table,
+        wrong_seat_at(relabel(random_record("tac", {}, seed=3), table), 8),
+        organiser,
+        django_capture_on_commit_callbacks,
+    )
+    html = client.get(page_url(record)).content.decode()
+    assert total_steps(html) == 5  # no failure step after a cut trace: step 5 is not the last good position
+    assert "the replay shows its first steps only" in html
+    assert client.get(page_url(record, "steps/5/")).status_code == 404
+
+
 def test_trace_is_cached_per_text_and_engine(
     client: Client, organiser: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -80,7 +80,7 @@ def trace_bytes(data: bytes | str, *, file: str = "-", max_steps: int = 5000) ->
             path = f"{deal_path}/{key}/{j}"
             if error_path is not None and (error_path == path or error_path.startswith(path + "/")):
                 failed = action
-                return Trace(verdict, steps, failed, False)
+                return Trace(verdict, steps[:max_steps], failed, len(steps) > max_steps)
             add(path, "action", action)
     return Trace(verdict, steps[:max_steps], failed, len(steps) > max_steps)
 
