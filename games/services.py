@@ -174,10 +174,11 @@ def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
 
 def _match_player(name: str, pid: Any, index: int, candidates: list[_SeatedPlayer], where: str) -> _SeatedPlayer:
     if pid is not None and not isinstance(pid, bool):
-        try:
-            wanted = int(pid)
-        except (TypeError, ValueError):
-            wanted = None
+        wanted: int | None = None
+        if isinstance(pid, int):
+            wanted = pid
+        elif isinstance(pid, str) and pid.strip().isascii() and pid.strip().isdigit() and len(pid.strip()) < 19:
+            wanted = int(pid.strip())
         found = [c for c in candidates if c.player_id == wanted]
         if not found:
             raise _mismatch(f"Player {name!r} (id {pid!r}) of the record is not a player {where}.", path=f"/players/{index}")
@@ -525,13 +526,13 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
 
 
 def _meta_number(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
+    """A round or table number from `meta` (int or digits), None if absent or out of range."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 6:
+        number = int(value.strip())
+    return number if number is not None and 1 <= number <= 32767 else None
 
 
 def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:

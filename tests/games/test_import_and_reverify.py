@@ -179,3 +179,21 @@ def test_reverify_lists_changed_verdicts(
     assert RecordVerdict.objects.filter(record_id=ids[0]).count() == 2
     call_command("reverify", "--sync")
     assert "Verified 0 record(s)." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("meta", [{"round": 99999999999, "table": 1}, {"round": "1", "table": "x"},
+                                  {"round": 1.5, "table": 2}, {"round": True, "table": 1}])
+def test_odd_meta_numbers_fall_back_to_the_players(organiser: Any, taki_round: Any, meta: dict[str, Any]) -> None:
+    tournament, round_ = taki_round
+    record = round_records(round_)[1]
+    table = services.import_table(tournament=tournament, doc={**record, "meta": meta})
+    assert table.number == 2
+
+
+def test_unknown_players_and_huge_ids_are_reported(organiser: Any, taki_round: Any) -> None:
+    tournament, round_ = taki_round
+    record = round_records(round_)[0]
+    record["players"][0]["id"] = 10**40
+    with pytest.raises(services.TournamentError) as err:
+        services.import_table(tournament=tournament, doc=record)
+    assert err.value.code == "record_players_mismatch"
