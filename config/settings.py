@@ -226,6 +226,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.standings_reconcile",
         "schedule": timedelta(seconds=env.int("STANDINGS_RECONCILE_SECONDS", default=300)),
     },
+    "game-records-reconcile": {
+        "task": "games.tasks.records_reconcile",
+        "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
+    },
 }
 
 # Security: strict by default when DEBUG is off (each can be overridden from the environment).

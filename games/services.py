@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import zipfile
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +36,8 @@ from tournaments.services import result_report_verified
 from tournaments.services.audit import audit_record
 from tournaments.services.locking import lock_tournament
 from tournaments.services.tournaments import tournament_profile
+
+logger = logging.getLogger(__name__)
 
 SOURCES = {choice for choice, _ in GameRecord.Source.choices}
 
@@ -279,10 +283,18 @@ def _create_record(
     return record
 
 
-def _enqueue_verify(record_id: int) -> None:
-    from games.tasks import record_verify as record_verify_task
+def _enqueue(task_name: str, object_id: int) -> None:
+    """Publish a games task; a broker that is down is logged, and `records_reconcile` catches up."""
+    from games import tasks
 
-    transaction.on_commit(lambda: record_verify_task.delay(record_id))
+    try:
+        getattr(tasks, task_name).delay(object_id)
+    except Exception:
+        logger.exception("Could not enqueue %s(%s)", task_name, object_id)
+
+
+def _enqueue_verify(record_id: int) -> None:
+    transaction.on_commit(lambda: _enqueue("record_verify", record_id))
 
 
 @transaction.atomic
@@ -519,9 +531,7 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
     )
     audit_record(action="game_records_imported", tournament=tournament, obj=batch, actor=actor,
                  data={"filename": batch.filename, "total": batch.total})
-    from games.tasks import import_batch_process
-
-    transaction.on_commit(lambda: import_batch_process.delay(batch.pk))
+    transaction.on_commit(lambda: _enqueue("import_batch_process", batch.pk))
     return batch
 
 
@@ -618,3 +628,17 @@ def import_batch_process(*, batch_id: int) -> ImportBatch:
     )
     return ImportBatch.objects.get(pk=batch.pk)
 
+
+def records_reconcile(*, older_than_seconds: int = 120) -> dict[str, list[int]]:
+    """Enqueue again what a lost message left behind: records still pending and imports still queued
+    some time after they were created (both tasks are safe to run twice)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    records = list(GameRecord.objects.filter(status=GameRecord.Status.PENDING, created_at__lt=cutoff,
+                                             batch__isnull=True).order_by("pk").values_list("pk", flat=True)[:1000])
+    batches = list(ImportBatch.objects.filter(status=ImportBatch.Status.QUEUED, created_at__lt=cutoff)
+                   .order_by("pk").values_list("pk", flat=True)[:100])
+    for record_id in records:
+        _enqueue("record_verify", record_id)
+    for batch_id in batches:
+        _enqueue("import_batch_process", batch_id)
+    return {"records": records, "batches": batches}

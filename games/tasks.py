@@ -38,3 +38,9 @@ def import_batch_process(self, batch_id: int) -> str | None:  # type: ignore[no-
         import_batch_process.delay(batch_id)
         return "continued"
     return batch.status
+
+
+@shared_task(name="games.tasks.records_reconcile", acks_late=True, soft_time_limit=60, time_limit=90)
+def records_reconcile() -> dict[str, list[int]]:
+    """Periodic (celery beat): re-enqueue records left pending and imports left queued by a lost message."""
+    return services.records_reconcile()

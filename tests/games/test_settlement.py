@@ -157,3 +157,36 @@ def test_result_report_verified_refuses_an_entrant_of_another_table(organiser: A
     result = tournament_services.result_report_verified(table=table, entrant=None, placings=placings)
     assert (result.state, result.reported_for_id) == (Result.State.REPORTED, None)
     assert AuditLog.objects.filter(action="result_reported_from_record", object_id=result.pk).exists()
+
+
+@pytest.mark.django_db
+def test_broker_down_keeps_the_record_pending_and_the_reconciler_catches_up(
+    organiser: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    record = relabel(random_record("taki", {"seats": 4}, seed=31), table)
+
+    def broker_down(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.record_verify, "delay", broker_down)
+    response = None
+    with django_capture_on_commit_callbacks(execute=True):
+        response = APIClient().post(f"/api/tables/{table.pk}/records/", data=json.dumps(record),
+                                    content_type="application/json",
+                                    HTTP_X_REPORT_TOKEN=seated_entrants(table)[0].report_token)
+    assert response.status_code == 201
+    row = GameRecord.objects.get(pk=response.json()["id"])
+    assert row.status == "pending"
+    monkeypatch.undo()
+    assert services.records_reconcile() == {"records": [], "batches": []}  # too recent to be lost
+    GameRecord.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert services.records_reconcile()["records"] == [row.pk]
+    row.refresh_from_db()
+    assert (row.status, row.settlement) == ("valid", "settled")
