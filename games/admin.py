@@ -5,7 +5,17 @@ from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 
 @admin.register(GameRecord)
 class GameRecordAdmin(admin.ModelAdmin):
-    list_display = ("id", "tournament", "table", "game", "status", "complete", "settlement", "engine_version", "created_at")
+    list_display = (
+        "id",
+        "tournament",
+        "table",
+        "game",
+        "status",
+        "complete",
+        "settlement",
+        "engine_version",
+        "created_at",
+    )
     list_filter = ("status", "settlement", "game")
     raw_id_fields = ("tournament", "table", "submitted_by", "submitted_for", "batch", "result")
     readonly_fields = ("sha256", "created_at", "verified_at")
