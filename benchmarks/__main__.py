@@ -9,6 +9,7 @@ where the platform allows it, so figures compare across machines with more cores
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -22,10 +23,8 @@ import benchmarks
 
 def _one_core() -> None:
     if hasattr(os, "sched_setaffinity"):
-        try:
+        with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        except OSError:
-            pass
 
 
 def main(argv: list[str]) -> int:

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "tournaments",
 ]
@@ -204,6 +205,10 @@ SPECTACULAR_SETTINGS = {
     '`{"error": {"code": "<stable_code>", "message": "...", "details": {...}}}`.',
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc are served from this site's static files (no CDN: works offline).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery: RabbitMQ (amqp://) when CELERY_BROKER_URL is set; otherwise tasks run eagerly in-process.

@@ -399,3 +399,39 @@ class ResultForm(forms.Form):
         else:
             arguments["scores"] = {e.id: data[f"score_{e.id}"] for e in self.entrants}
         return arguments
+
+
+class BoardForm(forms.Form):
+    name = forms.CharField(label=_("Board name or number"), max_length=40)
+    accessible = forms.BooleanField(label=_("Accessible (wheelchair, step-free)"), required=False)
+
+
+class ForbiddenPairForm(forms.Form):
+    """Two entrants of the tournament to keep apart."""
+
+    first = forms.TypedChoiceField(label=_("Entrant"), coerce=int, choices=())
+    second = forms.TypedChoiceField(label=_("…and entrant"), coerce=int, choices=())
+
+    def __init__(self, *args: Any, entrants: list[Entrant], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(e.pk, e.name) for e in entrants]
+        self.fields["first"].choices = choices  # type: ignore[attr-defined]
+        self.fields["second"].choices = choices  # type: ignore[attr-defined]
+
+
+class RoundBoardsForm(forms.Form):
+    """Put a round's tables at the venue's boards, optionally with a start time."""
+
+    round_number = forms.TypedChoiceField(label=_("Round"), coerce=int, choices=())
+    start = forms.DateTimeField(
+        label=_("Start time (optional)"), required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    avoid_repeat_boards = forms.BooleanField(
+        label=_("Avoid boards an entrant already played at"), required=False
+    )
+
+    def __init__(self, *args: Any, round_numbers: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round_number"].choices = [(n, str(n)) for n in round_numbers]  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
-from tournaments.views import organiser, public, results
+from tournaments.views import organiser, public, results, venue
 
 app_name = "web"
 
@@ -23,6 +23,13 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", organiser.manage, name="manage"),
     path("t/<slug:slug>/manage/organisers/", organiser.organiser_add, name="organiser-add"),
     path("t/<slug:slug>/manage/finish/", organiser.tournament_finish_view, name="tournament-finish"),
+    path("t/<slug:slug>/manage/venue/", venue.venue, name="venue"),
+    path("t/<slug:slug>/manage/venue/boards/", venue.venue_board_add, name="venue-board-add"),
+    path("t/<slug:slug>/manage/venue/pairs/", venue.venue_pair_add, name="venue-pair-add"),
+    path("t/<slug:slug>/manage/venue/pairs/<int:pair_id>/remove/", venue.venue_pair_remove, name="venue-pair-remove"),
+    path("t/<slug:slug>/manage/venue/entrants/<int:entrant_id>/accessibility/", venue.venue_accessibility,
+         name="venue-accessibility"),
+    path("t/<slug:slug>/manage/venue/rounds/", venue.venue_round_boards, name="venue-round-boards"),
     path("t/<slug:slug>/manage/entrants/add/", organiser.entrant_add, name="entrant-add"),
     path("t/<slug:slug>/manage/entrants/import/", organiser.entrants_import, name="entrants-import"),
     path(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def _escape(part: str | int) -> str:
     return str(part).replace("~", "~0").replace("/", "~1")
@@ -38,3 +40,38 @@ def is_within(path: str, expected: str) -> bool:
     False
     """
     return path == expected or path.startswith(expected + "/")
+
+
+def _unescape(part: str) -> str:
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def resolve(doc: Any, path: str) -> Any:
+    """The value a pointer names in a parsed JSON document; LookupError if there is none.
+
+    >>> resolve({"deals": [{"turns": [{"seat": 1}]}]}, "/deals/0/turns/0")
+    {'seat': 1}
+    >>> resolve({"a/b": 1}, "/a~1b")
+    1
+    >>> resolve([1], "/3")
+    Traceback (most recent call last):
+    ...
+    LookupError: /3
+    """
+    node = doc
+    if path == "":
+        return node
+    if not path.startswith("/"):
+        raise LookupError(path)
+    for raw in path[1:].split("/"):
+        part = _unescape(raw)
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and (part == "0" or not part.startswith("0")):
+            index = int(part)
+            if index >= len(node):
+                raise LookupError(path)
+            node = node[index]
+        else:
+            raise LookupError(path)
+    return node

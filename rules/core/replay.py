@@ -7,7 +7,7 @@ import sys
 import traceback
 from typing import Any
 
-from rules.core.engine import Engine, ReplayOutcome
+from rules.core.engine import Engine, Observer, ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.reader import (
     ENVELOPE_KEYS,
@@ -123,10 +123,15 @@ def _judge_result(doc: dict[str, Any], engine: Engine, outcome: ReplayOutcome) -
 
 
 def verify_document(doc: Any, *, file: str = "-") -> Verdict:
+    return verify_observed(doc, file=file, observe=None)
+
+
+def verify_observed(doc: Any, *, file: str = "-", observe: Observer | None) -> Verdict:
+    """``verify_document`` with an optional observer of every step (see rules.core.trace)."""
     game: str | None = None
     try:
         game, engine = _check_envelope(doc)
-        outcome = engine.replay(doc)
+        outcome = engine.replay(doc) if observe is None else engine.replay(doc, observe=observe)
         complete, result = _judge_result(doc, engine, outcome)
     except RecordError as err:
         return Verdict.invalid(file, game, err)

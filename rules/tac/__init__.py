@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.tac.randomplay import random_game
 from rules.tac.replay import replay_record
 from rules.tac.state import TacState
@@ -19,8 +19,8 @@ class TacEngine:
     version = "tac-1"
     result_fields = frozenset({"cards_used"})
 
-    def replay(self, doc: dict[str, Any]) -> ReplayOutcome:
-        return replay_record(doc)
+    def replay(self, doc: dict[str, Any], *, observe: Observer | None = None) -> ReplayOutcome:
+        return replay_record(doc, observe)
 
     def random_record(self, variant: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return random_game(variant, rng)

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from rules.cards.deck import parse_cards
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.reader import (
     check_keys,
@@ -48,9 +48,11 @@ class Replay:
         self.excess_path = ""
         self.has_setup = "setup" in doc
 
-    def run(self) -> ReplayOutcome:
+    def run(self, observe: Observer | None = None) -> ReplayOutcome:
         if self.has_setup:
             self._setup(self.doc["setup"])
+        if observe is not None:
+            observe("", "start", self.state)
         deals = expect_list(self.doc["deals"], "/deals")
         for i, raw in enumerate(deals):
             path = f"/deals/{i}"
@@ -69,6 +71,8 @@ class Replay:
                         )
             else:
                 self._deal(deal, path, first=i == 0)
+                if observe is not None:
+                    observe(path, "deal", self.state)
             turns = expect_list(deal["turns"], path + "/turns")
             for j, turn in enumerate(turns):
                 t_path = f"{path}/turns/{j}"
@@ -78,6 +82,8 @@ class Replay:
                 play = parse_play(turn, t_path, self.cfg.deck, top=True)
                 assert play.seat is not None
                 self.state.play_turn(play.seat, play, t_path)
+                if observe is not None:
+                    observe(t_path, "action", self.state)
             if not self.state.over and i + 1 < len(deals) and any(self.state.hands):
                 raise RecordError(
                     ErrorCode.MISSING_ACTION,
@@ -298,5 +304,5 @@ class Replay:
             state.to_move = to_move
 
 
-def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
-    return Replay(doc).run()
+def replay_record(doc: dict[str, Any], observe: Observer | None = None) -> ReplayOutcome:
+    return Replay(doc).run(observe)

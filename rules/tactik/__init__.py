@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.tactik.actions import Action
 from rules.tactik.game import Variant, parse_variant
 from rules.tactik.randomplay import random_record
@@ -21,8 +21,8 @@ class TacTikEngine:
     version = "tactik-1"
     result_fields: frozenset[str] = frozenset()
 
-    def replay(self, doc: dict[str, Any]) -> ReplayOutcome:
-        return replay_record(doc)
+    def replay(self, doc: dict[str, Any], *, observe: Observer | None = None) -> ReplayOutcome:
+        return replay_record(doc, observe)
 
     def random_record(self, variant: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return random_record(variant, rng)

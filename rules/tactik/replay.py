@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from rules.cards.deck import parse_cards
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child, pointer
 from rules.core.reader import (
@@ -40,7 +40,7 @@ def deck_mismatch(path: str, message: str) -> RecordError:
     return RecordError(ErrorCode.DECK_MISMATCH, path, message)
 
 
-def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
+def replay_record(doc: dict[str, Any], observe: Observer | None = None) -> ReplayOutcome:
     variant = parse_variant(variant_dict(doc))
     n = variant.seats
     parse_players(doc["players"], "/players", n_seats=n, active_seats=range(n))
@@ -49,6 +49,8 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
     cycle: Counter[str] = Counter()
     state = read_setup(doc["setup"], variant, cycle) if has_setup else State(variant)
     board = variant.board
+    if observe is not None:
+        observe("", "start", state)
     for i, raw in enumerate(deals):
         d_path = pointer("deals", i)
         deal = expect_object(raw, d_path)
@@ -72,6 +74,8 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
                 optional=("dealer", "exchange"),
             )
             _start_deal(state, deal, d_path, first=i == 0, cycle=cycle)
+            if observe is not None:
+                observe(d_path, "deal", state)
         turns_path = d_path + "/turns"
         turns = expect_list(deal["turns"], turns_path)
         for j, raw_turn in enumerate(turns):
@@ -82,6 +86,8 @@ def replay_record(doc: dict[str, Any]) -> ReplayOutcome:
                     ErrorCode.GAME_ALREADY_OVER, t_path, f"The game is over: seats {list(state.winners)} won."
                 )
             state.apply(read_action(raw_turn, t_path, board, seats=n), t_path)
+            if observe is not None:
+                observe(t_path, "action", state)
         if state.winners is None and state.to_move is not None and i + 1 < len(deals):
             raise RecordError(
                 ErrorCode.MISSING_ACTION,

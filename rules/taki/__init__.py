@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.taki.randomplay import random_record
 from rules.taki.replay import replay
 
@@ -15,8 +15,8 @@ class TakiEngine:
     version = "taki-1"
     result_fields: frozenset[str] = frozenset({"phases"})
 
-    def replay(self, doc: dict[str, Any]) -> ReplayOutcome:
-        return replay(doc)
+    def replay(self, doc: dict[str, Any], *, observe: Observer | None = None) -> ReplayOutcome:
+        return replay(doc, observe)
 
     def random_record(self, variant: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return random_record(variant, rng)

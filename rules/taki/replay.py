@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from rules.cards.deck import parse_cards
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child
 from rules.core.reader import (
@@ -213,18 +213,24 @@ def _read_pending(raw: Any, path: str, state: TakiState) -> None:
         state.open_taki = colour
 
 
-def replay(doc: dict[str, Any]) -> ReplayOutcome:
+def replay(doc: dict[str, Any], observe: Observer | None = None) -> ReplayOutcome:
+    """Replay the record; ``observe`` sees the start (the setup, or the bare ``Variant`` before the deal),
+    the deal and every entry."""
     variant = parse_variant(variant_dict(doc), doc.get("players"))
     parse_players(doc["players"], "/players", n_seats=variant.seats, active_seats=range(variant.seats))
     state: TakiState | None = read_setup(doc["setup"], variant) if "setup" in doc else None
     deals = expect_list(doc["deals"], "/deals")
     if len(deals) > 1:
         raise RecordError(ErrorCode.MALFORMED, "/deals/1", "A TAKI record has exactly one deal.")
+    if observe is not None:
+        observe("", "start", variant if state is None else state)
     if not deals:
         return ReplayOutcome(finished=False, result=None)
     deal = expect_object(deals[0], "/deals/0")
     if state is None:
         state = read_deal(deal, "/deals/0", variant)
+        if observe is not None:
+            observe("/deals/0", "deal", state)
     else:
         check_keys(deal, "/deals/0", required=("turns",))
     turns = expect_list(deal["turns"], "/deals/0/turns")
@@ -233,4 +239,6 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
         if state.winner is not None:
             raise RecordError(ErrorCode.GAME_ALREADY_OVER, path, f"Seat {state.winner} has already won.")
         state.apply_entry(parse_entry(raw, path, variant), path)
+        if observe is not None:
+            observe(path, "action", state)
     return ReplayOutcome(finished=state.is_terminal(), result=state.outcome())

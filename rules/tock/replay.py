@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child
 from rules.core.reader import (
@@ -199,7 +199,7 @@ def _read_exchange(
     return after
 
 
-def replay(doc: dict[str, Any]) -> ReplayOutcome:
+def replay(doc: dict[str, Any], observe: Observer | None = None) -> ReplayOutcome:
     variant = parse_variant(variant_dict(doc))
     n = variant.seats
     parse_players(doc["players"], "/players", n_seats=n, active_seats=range(n))
@@ -208,6 +208,8 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
     board = state.board
     homes = home_tokens(board)
     deals = expect_list(doc["deals"], "/deals")
+    if observe is not None:
+        observe("", "start", state)
     for i, raw_deal in enumerate(deals):
         dpath = child("/deals", i)
         if state.winners is not None and not (i == 0 and has_setup):
@@ -257,10 +259,14 @@ def replay(doc: dict[str, Any]) -> ReplayOutcome:
             )
             hands = _read_exchange(deal, dpath, variant, hands)
             state.begin_deal(dealer, deal_index, hands)
+            if observe is not None:
+                observe(dpath, "deal", state)
         tpath_base = child(dpath, "turns")
         for j, raw_turn in enumerate(expect_list(deal["turns"], tpath_base)):
             tpath = f"{tpath_base}/{j}"
             if state.winners is not None:
                 raise RecordError(ErrorCode.GAME_ALREADY_OVER, tpath, "The game is already over.")
             state.apply(parse_action(raw_turn, tpath, board, homes), tpath)
+            if observe is not None:
+                observe(tpath, "action", state)
     return ReplayOutcome(finished=state.winners is not None, result=state.outcome())

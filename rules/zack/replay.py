@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core.engine import ReplayOutcome
+from rules.core.engine import Observer, ReplayOutcome
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.pointer import child
 from rules.core.reader import (
@@ -154,7 +154,9 @@ def state_from_deal(deal: Mapping[str, Any], path: str, variant: ZackVariant) ->
     return ZackState(variant, colours=variant.colours, stacks=stacks, obliged=(dealer + 1) % n)
 
 
-def replay_events(state: ZackState, events: Sequence[Any], path: str) -> None:
+def replay_events(
+    state: ZackState, events: Sequence[Any], path: str, observe: Observer | None = None
+) -> None:
     """Apply each event in bowl order; the first error stops the replay."""
     tokens = state.variant.tokens
     for k, raw in enumerate(events):
@@ -162,10 +164,17 @@ def replay_events(state: ZackState, events: Sequence[Any], path: str) -> None:
         if state.winner is not None:
             raise RecordError(ErrorCode.GAME_ALREADY_OVER, e_path, f"Seat {state.winner} has already won.")
         state.apply(parse_event(raw, e_path, state.n, tokens), e_path)
+        if observe is not None:
+            observe(e_path, "action", state)
 
 
-def replay_document(doc: Mapping[str, Any]) -> tuple[ZackState | None, ReplayOutcome]:
-    """Replay a whole record whose envelope core has checked; return the final position and outcome."""
+def replay_document(
+    doc: Mapping[str, Any], observe: Observer | None = None
+) -> tuple[ZackState | None, ReplayOutcome]:
+    """Replay a whole record whose envelope core has checked; return the final position and outcome.
+
+    ``observe`` sees the start (the setup, or the bare ``ZackVariant`` before the deal), the deal and
+    every top-level event."""
     variant = parse_variant(variant_dict(doc))
     players = parse_players(
         doc.get("players"), "/players", n_seats=variant.seats, active_seats=range(variant.seats)
@@ -178,11 +187,15 @@ def replay_document(doc: Mapping[str, Any]) -> tuple[ZackState | None, ReplayOut
     deals = expect_list(doc.get("deals"), "/deals")
     if len(deals) > 1:
         raise malformed("/deals/1", "A ZACK! record holds exactly one deal (one Partie).")
+    if observe is not None:
+        observe("", "start", variant if state is None else state)
     if deals:
         deal = expect_object(deals[0], "/deals/0")
         if state is None:
             check_keys(deal, "/deals/0", required=("dealer", "stacks", "events"))
             state = state_from_deal(deal, "/deals/0", variant)
+            if observe is not None:
+                observe("/deals/0", "deal", state)
         else:
             check_keys(deal, "/deals/0", required=("events",), optional=("dealer",))
             if "dealer" in deal:
@@ -194,7 +207,7 @@ def replay_document(doc: Mapping[str, Any]) -> tuple[ZackState | None, ReplayOut
                         f"The setup names seat {setup_dealer} as dealer.",
                     )
         events = expect_list(deal["events"], "/deals/0/events")
-        replay_events(state, events, "/deals/0/events")
+        replay_events(state, events, "/deals/0/events", observe)
     if state is None or state.winner is None:
         return state, ReplayOutcome(finished=False, result=None)
     return state, ReplayOutcome(finished=True, result=state.outcome())

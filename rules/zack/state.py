@@ -59,7 +59,18 @@ def effect_of(card: str, bowl: Sequence[BowlCard]) -> str:
 class ZackState:
     """A ZACK! position. `apply` checks an event and performs it, raising RecordError if illegal."""
 
-    __slots__ = ("variant", "n", "colours", "stacks", "bowl", "loose", "obliged", "winner", "total")
+    __slots__ = (
+        "variant",
+        "n",
+        "colours",
+        "stacks",
+        "bowl",
+        "loose",
+        "obliged",
+        "winner",
+        "total",
+        "collected",
+    )
 
     def __init__(
         self,
@@ -79,6 +90,7 @@ class ZackState:
         self.obliged = obliged
         self.winner: int | None = None
         self.total = sum(len(s) for s in self.stacks) + len(self.bowl)
+        self.collected: list[int] = [0] * self.n  # cards each seat has taken from the bowl (history only)
 
     # ----------------------------------------------------------------- derived facts
 
@@ -153,6 +165,7 @@ class ZackState:
         other.obliged = self.obliged
         other.winner = self.winner
         other.total = self.total
+        other.collected = list(self.collected)
         return other
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -330,6 +343,7 @@ class ZackState:
                 )
             collected = list(ev.order)
         self.stacks[loser].extend(collected)
+        self.collected[loser] += len(collected)
         self.bowl.clear()
         self.loose.clear()
         self.obliged = winner
