@@ -10,7 +10,7 @@ per entrant. `seat_entrants[s]` is the entrant id holding seat `s` (set when the
   Tock: more marbles home is better; TAKI: seats that went out (`finished`, in order) first, then
   fewer cards in hand; ZACK!: fewer cards left in the stack.
 
-Without a final position (an engine without the trace), a score game cannot be settled (None) and a
+Without a final position (`table_result(snapshot=None)`), a score game cannot be settled (None) and a
 placing game gives the winner first and everybody else a shared second place.
 """
 
@@ -19,15 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rules.core.trace import final_snapshot
 from tournaments.profiles import PLACING, GameProfile
 
 
 def final_position(doc: dict[str, Any]) -> dict[str, Any] | None:
-    """The last snapshot of a valid record, from the rules trace (None when the trace is unavailable)."""
-    try:
-        from rules.core.trace import final_snapshot  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
+    """The last snapshot of a valid record (rules.core.trace.final_snapshot), None for an invalid one."""
     snapshot = final_snapshot(doc)
     return snapshot if isinstance(snapshot, dict) else None
 

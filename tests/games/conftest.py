@@ -1,5 +1,5 @@
 """Fixtures for the games tests: a one-table tournament per game, random valid records relabelled to
-the table's players, and a stand-in for the rules trace until the `trace` branch is merged."""
+the table's players."""
 
 from __future__ import annotations
 
@@ -73,8 +73,8 @@ def random_record(game: str, variant: dict[str, Any], seed: int) -> dict[str, An
 
 
 def fake_final_snapshot(doc: dict[str, Any]) -> dict[str, Any] | None:
-    """Stands in for rules.core.trace.final_snapshot (same keys) when the trace is not merged yet:
-    winners' seats have everything home / no cards left; the others a little less, by seat."""
+    """A fixed final position with the keys of rules.core.trace.final_snapshot, for tests that need a
+    position independent of the engine: winners' seats have everything home / no cards left."""
     from rules.core.replay import verify_document
 
     verdict = verify_document(doc)
@@ -89,15 +89,6 @@ def fake_final_snapshot(doc: dict[str, Any]) -> dict[str, Any] | None:
         "stacks": [[] if s in winners else ["x"] * (s + 1) for s in range(n)],
         "finished": [],
     }
-
-
-@pytest.fixture(autouse=True)
-def trace_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Use the real trace when rules.core.trace exists; otherwise the stand-in above."""
-    try:
-        import rules.core.trace  # noqa: F401
-    except ImportError:
-        monkeypatch.setattr("games.settle.final_position", fake_final_snapshot)
 
 
 __all__ = ["GAME_CASES", "CASE_IDS", "one_table_tournament", "relabel", "random_record", "seated_entrants",

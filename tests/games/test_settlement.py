@@ -190,3 +190,32 @@ def test_broker_down_keeps_the_record_pending_and_the_reconciler_catches_up(
     assert services.records_reconcile()["records"] == [row.pk]
     row.refresh_from_db()
     assert (row.status, row.settlement) == ("valid", "settled")
+
+
+SCORE_CASES = [("tac", {}), ("tactik", {"seats": 6}), ("tock", {"mode": "teams", "seats": 4})]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "variant"), SCORE_CASES, ids=["tac", "tactik6", "tock-teams"])
+def test_scores_are_the_marbles_home_in_the_final_position(
+    organiser: Any, game: str, variant: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    from rules.core.trace import final_snapshot, trace_document
+
+    tournament, table = one_table_tournament(organiser, game, variant)
+    record = relabel(random_record(game, variant, seed=41), table)
+    row = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    assert row.settlement == "settled"
+    snapshot = final_snapshot(record)
+    assert snapshot is not None
+    home: dict[str, int] = {}
+    for seat, entrant in enumerate(row.seat_entrants):
+        tokens = snapshot["marbles"][seat]
+        home[str(entrant)] = home.get(str(entrant), 0) + sum(1 for t in tokens if str(t).startswith("H"))
+    assert row.derived_table_result["scores"] == home
+    assert sorted(home.values())[-1] == 8 and sorted(home.values())[-2] < 8
+    lines = {s.entrant_id: s.score for s in row.result.scores.all()}
+    assert {str(e): s for e, s in lines.items()} == home
+    # the stored verdict is the trace's verdict (the replay viewer and the verdict never disagree)
+    traced = trace_document(row.document(), file=f"record-{row.pk}").verdict.to_json()
+    assert row.verdicts.get().verdict == traced
