@@ -435,6 +435,33 @@ def record_verify(*, record_id: int) -> GameRecord:
     return record
 
 
+VERIFY_TIMEOUT_CODE = "verification_timeout"
+
+
+def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | None:
+    """The verification ran out of time: store that as this engine version's verdict (invalid, code
+    `verification_timeout`) so that the record is not retried for ever and its page says why."""
+    record = GameRecord.objects.filter(pk=record_id).first()
+    if record is None:
+        return None
+    version = engine_version(record.game)
+    verdict = {
+        "file": f"record-{record.pk}", "valid": False, "complete": False, "game": record.game, "result": None,
+        "error": {"path": "", "code": VERIFY_TIMEOUT_CODE,
+                  "message": f"The verification took longer than {seconds} seconds; the record is too costly to check."},
+    }
+    with transaction.atomic():
+        tournament = lock_tournament(record.tournament_id)
+        record = GameRecord.objects.select_for_update().get(pk=record_id)
+        if record.engine_version == version and record.status != GameRecord.Status.PENDING:
+            return record
+        stored, _ = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
+                                                        defaults={"verdict": verdict})
+        _apply_verdict(record, stored.verdict, version, None, tournament_profile(tournament))
+        record.save()
+    return record
+
+
 def records_needing_verification(*, tournament: Tournament | None = None) -> list[int]:
     """Ids of records never verified or verified by another engine version than the current one."""
     records = GameRecord.objects.all()

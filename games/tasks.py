@@ -13,14 +13,19 @@ from celery.exceptions import SoftTimeLimitExceeded
 from games import services
 from tournaments.errors import TournamentError
 
+VERIFY_SOFT_TIME_LIMIT = 60
+
 
 @shared_task(name="games.tasks.record_verify", acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=60, time_limit=90)
+             soft_time_limit=VERIFY_SOFT_TIME_LIMIT, time_limit=VERIFY_SOFT_TIME_LIMIT + 30)
 def record_verify(record_id: int) -> str | None:
     try:
         record = services.record_verify(record_id=int(record_id))
     except TournamentError:
         return None  # the record was deleted meanwhile
+    except SoftTimeLimitExceeded:
+        timed_out = services.record_verify_timed_out(record_id=int(record_id), seconds=VERIFY_SOFT_TIME_LIMIT)
+        return timed_out.status if timed_out is not None else None
     return record.status
 
 

@@ -219,3 +219,27 @@ def test_scores_are_the_marbles_home_in_the_final_position(
     # the stored verdict is the trace's verdict (the replay viewer and the verdict never disagree)
     traced = trace_document(row.document(), file=f"record-{row.pk}").verdict.to_json()
     assert row.verdicts.get().verdict == traced
+
+
+@pytest.mark.django_db
+def test_a_verification_that_runs_out_of_time_is_stored_as_such(
+    organiser: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from games import tasks
+
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    record = relabel(random_record("taki", {"seats": 4}, seed=51), table)
+
+    def too_slow(data: Any, *, file: str = "-") -> Any:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(services, "verify_bytes", too_slow)
+    row = _submit(table, organiser, record, django_capture_on_commit_callbacks)
+    assert (row.status, row.error_code, row.settlement) == ("invalid", "verification_timeout", "none")
+    assert "60 seconds" in row.error_message
+    assert not Result.objects.filter(table=table).exists()
+    assert tasks.record_verify(row.pk) == "invalid"  # a redelivery changes nothing
+    assert row.verdicts.count() == 1
+    assert services.records_needing_verification() == []
