@@ -34,6 +34,7 @@ from games.models import GameRecord, ImportBatch
 from games.replay import render_svg
 from games.selectors import batch_progress, record_visible_or_404, records_for_table, records_for_tournament
 from games.services import engine_version, record_submit, records_import
+from rules.core.trace import trace_bytes
 from tournaments import permissions
 from tournaments.errors import TournamentError
 from tournaments.models import Round, Table, Tournament
@@ -76,8 +77,6 @@ def record_replay(record: GameRecord) -> Replay:
     key = f"games:trace:{record.sha256}:{engine_version(record.game) or 'none'}"
     cached = cache.get(key)
     if cached is None:
-        from rules.core.trace import trace_bytes
-
         trace = trace_bytes(record.raw, file=f"record-{record.pk}.json", max_steps=TRACE_MAX_STEPS)
         verdict = trace.verdict.to_json()
         cached = {

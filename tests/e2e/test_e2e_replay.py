@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_e2e_organiser import browser_page  # noqa: F401  (the fixture)
-from tests.games import trace_stand_in
 from tests.games.conftest import one_table_tournament, random_record, relabel
 
 
@@ -36,14 +35,12 @@ def _wait_counter(page: Any, text: str) -> None:
 def test_replay_viewer_arrows_slider_and_invalid_action(
     live_server: Any,
     browser_page: Any,  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from django.contrib.auth import get_user_model
 
     from games.services import record_submit
     from tests.games.test_web_records import wrong_seat_at
 
-    trace_stand_in.install(monkeypatch)
     organiser = get_user_model().objects.create_user("replayer", password="replayer-password-1")
     tournament, table = one_table_tournament(organiser, "tac", {}, name="Replay Cup")
     doc = relabel(random_record("tac", {}, seed=3), table)

@@ -15,19 +15,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import views
 from games.models import GameRecord, ImportBatch
 from games.services import record_submit
-from tests.games import trace_stand_in
 from tests.games.conftest import CASE_IDS, GAME_CASES, one_table_tournament, random_record, relabel
 from tests.tournaments.conftest import seated_entrants, user_for_entrant
 from tournaments.models import Result
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _trace(monkeypatch: pytest.MonkeyPatch) -> None:
-    trace_stand_in.install(monkeypatch)
 
 
 def wrong_seat_at(record: dict[str, Any], turn: int) -> dict[str, Any]:
@@ -172,8 +167,6 @@ def test_long_record_is_cut_with_a_notice(
 def test_trace_is_cached_per_text_and_engine(
     client: Client, organiser: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    import sys
-
     tournament, table = one_table_tournament(organiser, "zack", {"seats": 4})
     record = submitted(
         table,
@@ -181,10 +174,9 @@ def test_trace_is_cached_per_text_and_engine(
         organiser,
         django_capture_on_commit_callbacks,
     )
-    module = sys.modules.get("rules.core.trace") or __import__("rules.core.trace", fromlist=["trace_bytes"])
     calls: list[int] = []
-    real = module.trace_bytes
-    monkeypatch.setattr(module, "trace_bytes", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = views.trace_bytes
+    monkeypatch.setattr(views, "trace_bytes", lambda *a, **k: calls.append(1) or real(*a, **k))
     for n in range(3):
         assert client.get(page_url(record, f"steps/{n}/")).status_code == 200
     assert client.get(page_url(record)).status_code == 200
