@@ -13,6 +13,7 @@ and engine version and kept in the Django cache. Each step is a server-rendered 
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -395,6 +396,7 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
             "round": record.table.round,
             "seat_names": seat_names(record),
             "derived_winners": _winner_names(record),
+            "derived_extra": _derived_extra(record),
             "replay": replay,
             "step": step,
             "moves": moves,
@@ -404,6 +406,16 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
             "failure_page": urls.page(len(replay.steps)) if replay.has_failure_step else "",
         },
     )
+
+
+def _derived_extra(record: GameRecord) -> list[tuple[str, str]]:
+    """The derived result's other fields (TAC coop `cards_used`, TAKI `phases`, …) as (key, value) pairs."""
+    result = record.derived_result if isinstance(record.derived_result, dict) else {}
+    return [
+        (str(key), json.dumps(value, ensure_ascii=False) if isinstance(value, list | dict) else str(value))
+        for key, value in result.items()
+        if key != "winners"
+    ][:10]
 
 
 def _winner_names(record: GameRecord) -> list[str]:

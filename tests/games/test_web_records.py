@@ -95,6 +95,19 @@ def test_record_page_and_steps_for_every_game(
     assert "?step=1#replay" in html
 
 
+def test_pending_verdict_box_polls_until_verified(client: Client, organiser: Any) -> None:
+    from games.services import record_verify
+
+    tournament, table = one_table_tournament(organiser, "zack", {"seats": 4})
+    text = json.dumps(relabel(random_record("zack", {"seats": 4}, seed=12), table))
+    record = record_submit(table=table, actor=organiser, data=text, source="api")  # the task is not run yet
+    html = client.get(page_url(record)).content.decode()
+    assert "being verified" in html and 'hx-trigger="every 2s"' in html and 'hx-select="#verdict"' in html
+    record_verify(record_id=record.pk)
+    html = client.get(page_url(record)).content.decode()
+    assert "being verified" not in html and "hx-trigger" not in html.split('id="replay"')[0]
+
+
 def test_downloads(client: Client, organiser: Any, django_capture_on_commit_callbacks: Any) -> None:
     tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
     record = submitted(
