@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
@@ -51,16 +51,26 @@ RECORDS_PER_PAGE = 100
 # The replay: a cached trace --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Replay:
-    """What the viewer needs from a trace, as plain JSON-able data (this is what the cache holds)."""
+SNAPSHOT_CHUNK = 50  # snapshots are cached in chunks: a step fragment loads one chunk, not the whole trace
 
-    steps: list[dict[str, Any]]
+
+@dataclass
+class Replay:
+    """What the viewer needs from a trace, as plain JSON-able data.
+
+    The cache holds the outline (every step without its snapshot, plus the verdict) under `key`, and the
+    snapshots in chunks of SNAPSHOT_CHUNK under `key:<chunk>`; a chunk evicted on its own is traced again.
+    """
+
+    key: str
+    record: GameRecord
+    steps: list[dict[str, Any]]  # {"index", "path", "kind", "seat", "action", "label"}: no snapshot
     valid: bool
     complete: bool
     error: dict[str, Any] | None  # {"code", "path", "message"} of the trace's verdict
     failed_action: dict[str, Any] | None
     truncated: bool
+    chunks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def has_failure_step(self) -> bool:
@@ -72,24 +82,57 @@ class Replay:
     def total(self) -> int:
         return len(self.steps) + (1 if self.has_failure_step else 0)
 
+    def snapshot(self, index: int) -> dict[str, Any]:
+        chunk = index // SNAPSHOT_CHUNK
+        if chunk not in self.chunks:
+            snapshots = cache.get(f"{self.key}:{chunk}")
+            if snapshots is None:
+                snapshots = _trace_and_store(self.record, self.key)[1].get(chunk, [])
+            self.chunks[chunk] = snapshots
+        snapshots = self.chunks[chunk]
+        offset = index % SNAPSHOT_CHUNK
+        return snapshots[offset] if offset < len(snapshots) else {}
+
+
+def _outline_step(step: Any) -> dict[str, Any]:
+    """A trace step without its snapshot; a deal step keeps its dealer (for the move list's label)."""
+    outline = {name: value for name, value in dataclasses.asdict(step).items() if name != "snapshot"}
+    if step.kind == "deal":
+        outline["dealer"] = step.snapshot.get("dealer")
+    return outline
+
+
+def _trace_and_store(record: GameRecord, key: str) -> tuple[dict[str, Any], dict[int, list[dict[str, Any]]]]:
+    """Trace the record, cache outline and snapshot chunks, and return them."""
+    trace = trace_bytes(record.raw, file=f"record-{record.pk}.json", max_steps=TRACE_MAX_STEPS)
+    verdict = trace.verdict.to_json()
+    outline = {
+        "steps": [_outline_step(step) for step in trace.steps],
+        "valid": bool(verdict.get("valid")),
+        "complete": bool(verdict.get("complete")),
+        "error": verdict.get("error"),
+        "failed_action": trace.failed_action,
+        "truncated": trace.truncated,
+    }
+    snapshots = [step.snapshot for step in trace.steps]
+    chunks = {
+        index // SNAPSHOT_CHUNK: snapshots[index : index + SNAPSHOT_CHUNK]
+        for index in range(0, len(snapshots), SNAPSHOT_CHUNK)
+    }
+    cache.set_many(
+        {key: outline, **{f"{key}:{chunk}": part for chunk, part in chunks.items()}}, TRACE_CACHE_SECONDS
+    )
+    return outline, chunks
+
 
 def record_replay(record: GameRecord) -> Replay:
     """The record's replay, from the cache (key: the text's sha256 and the engine version) or traced now."""
     key = f"games:trace:{record.sha256}:{engine_version(record.game) or 'none'}"
-    cached = cache.get(key)
-    if cached is None:
-        trace = trace_bytes(record.raw, file=f"record-{record.pk}.json", max_steps=TRACE_MAX_STEPS)
-        verdict = trace.verdict.to_json()
-        cached = {
-            "steps": [dataclasses.asdict(step) for step in trace.steps],
-            "valid": bool(verdict.get("valid")),
-            "complete": bool(verdict.get("complete")),
-            "error": verdict.get("error"),
-            "failed_action": trace.failed_action,
-            "truncated": trace.truncated,
-        }
-        cache.set(key, cached, TRACE_CACHE_SECONDS)
-    return Replay(**cached)
+    outline = cache.get(key)
+    chunks: dict[int, list[dict[str, Any]]] = {}
+    if outline is None:
+        outline, chunks = _trace_and_store(record, key)
+    return Replay(key=key, record=record, chunks=chunks, **outline)
 
 
 def svg_labels() -> dict[str, str]:
@@ -217,10 +260,9 @@ def step_label(step: dict[str, Any], names: list[str]) -> str:
     if kind == "start":
         return _("Start")
     if kind == "deal":
-        snapshot = step.get("snapshot") or {}
         path = str(step.get("path") or "")
         number = int(path.rsplit("/", 1)[-1]) + 1 if path.rsplit("/", 1)[-1].isdigit() else 0
-        dealer = snapshot.get("dealer")
+        dealer = step.get("dealer")
         if isinstance(dealer, int):
             return _("Deal %(n)d, dealer %(name)s") % {"n": number, "name": _seat_name(dealer, names)}
         return _("Deal %(n)d") % {"n": number}
@@ -291,7 +333,8 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
     if not 0 <= n < replay.total:
         raise Http404("No such step.")
     failing = replay.has_failure_step and n == len(replay.steps)
-    step = replay.steps[min(n, len(replay.steps) - 1)]
+    shown = min(n, len(replay.steps) - 1)
+    step = replay.steps[shown]
     names = seat_names(record)
     error = replay.error or {}
     if failing:
@@ -308,7 +351,7 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
         highlight = {"action": step.get("action"), "invalid": False}
         label = step_label(step, names)
         action = step.get("action")
-    snapshot = step.get("snapshot") or {}
+    snapshot = replay.snapshot(shown)
     svg = render_svg(snapshot, highlight=highlight, seat_names=names, labels=svg_labels())
     hands: list[dict[str, Any]] = []
     if snapshot.get("kind") == "marbles":
