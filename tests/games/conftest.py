@@ -72,24 +72,5 @@ def random_record(game: str, variant: dict[str, Any], seed: int) -> dict[str, An
     return get_engine(game).random_record(dict(variant), random.Random(seed))
 
 
-def fake_final_snapshot(doc: dict[str, Any]) -> dict[str, Any] | None:
-    """A fixed final position with the keys of rules.core.trace.final_snapshot, for tests that need a
-    position independent of the engine: winners' seats have everything home / no cards left."""
-    from rules.core.replay import verify_document
-
-    verdict = verify_document(doc)
-    if not verdict.valid or not verdict.complete or verdict.result is None:
-        return None
-    winners = set(verdict.result["winners"])
-    n = len([s for p in doc["players"] for s in p["seats"]])
-    return {
-        "game": doc["game"], "seats": n,
-        "home_count": [4 if s in winners else s % 4 for s in range(n)],
-        "hands": [[] if s in winners else ["x"] * (1 + s % 2) for s in range(n)],
-        "stacks": [[] if s in winners else ["x"] * (s + 1) for s in range(n)],
-        "finished": [],
-    }
-
-
 __all__ = ["GAME_CASES", "CASE_IDS", "one_table_tournament", "relabel", "random_record", "seated_entrants",
            "user_for_entrant", "services"]
