@@ -164,6 +164,13 @@ GAME_DURATION_MINUTES = env.int("GAME_DURATION_MINUTES", default=90)
 CALENDAR_UID_DOMAIN = env.str("CALENDAR_UID_DOMAIN", default="tournaments.invalid")
 # Largest CSV accepted by the entrant import.
 ENTRANT_IMPORT_MAX_ROWS = env.int("ENTRANT_IMPORT_MAX_ROWS", default=2000)
+# Game records (games app, docs/games.md): bytes and actions per record (bigger: 400 record_too_large);
+# bulk imports: bytes of the upload, records per import, total uncompressed bytes of a ZIP (zip bombs).
+GAMES_RECORD_MAX_BYTES = env.int("GAMES_RECORD_MAX_BYTES", default=1_000_000)
+GAMES_RECORD_MAX_ACTIONS = env.int("GAMES_RECORD_MAX_ACTIONS", default=20_000)
+GAMES_IMPORT_MAX_BYTES = env.int("GAMES_IMPORT_MAX_BYTES", default=50_000_000)
+GAMES_IMPORT_MAX_ITEMS = env.int("GAMES_IMPORT_MAX_ITEMS", default=1000)
+GAMES_IMPORT_MAX_UNCOMPRESSED = env.int("GAMES_IMPORT_MAX_UNCOMPRESSED", default=200_000_000)
 
 # REST API
 REST_FRAMEWORK = {
@@ -228,6 +235,10 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-reconcile": {
         "task": "tournaments.rankings.tasks.ratings_reconcile",
         "schedule": timedelta(seconds=env.int("RATINGS_RECONCILE_SECONDS", default=900)),
+    },
+    "game-records-reconcile": {
+        "task": "games.tasks.records_reconcile",
+        "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
     },
 }
 

@@ -1,4 +1,4 @@
-"""Root URLs: the web UI (tournaments.urls_web), the API under /api/, the admin, language switching."""
+"""Root URLs: the web UI (games.urls_web, tournaments.urls_web), the API under /api/ (tournaments, games), the admin, language switching."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -12,5 +12,7 @@ urlpatterns = [
     path("api/", include("tournaments.urls_api")),
     path("api/", include("tournaments.rankings.urls_api")),
     path("", include("tournaments.rankings.urls_web")),
+    path("api/", include("games.urls_api")),
+    path("", include("games.urls_web")),
     path("", include("tournaments.urls_web")),
 ]

@@ -17,6 +17,15 @@ class ErrorCode(StrEnum):
     INVALID_RESULT = "invalid_result"
     INVALID_CSV = "invalid_csv"
     PAIRING_INVALID = "pairing_invalid"
+    JSON_TOO_DEEP = "json_too_deep"
+    # game records (the games app)
+    RECORD_TOO_LARGE = "record_too_large"
+    RECORD_UNREADABLE = "record_unreadable"
+    RECORD_GAME_MISMATCH = "record_game_mismatch"
+    RECORD_PLAYERS_MISMATCH = "record_players_mismatch"
+    RECORD_TABLE_NOT_FOUND = "record_table_not_found"
+    IMPORT_TOO_LARGE = "import_too_large"
+    IMPORT_UNREADABLE = "import_unreadable"
     # 403 / 404
     PERMISSION_DENIED = "permission_denied"
     NOT_FOUND = "not_found"
@@ -38,6 +47,7 @@ class ErrorCode(StrEnum):
     RESULT_NOT_PENDING = "result_not_pending"
     RESULT_CONFLICT = "result_conflict"
     CONFIRM_OWN_REPORT = "confirm_own_report"
+    RECORD_DUPLICATE = "record_duplicate"
 
 
 HTTP_STATUS: dict[ErrorCode, int] = {
@@ -46,6 +56,14 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.INVALID_RESULT: 400,
     ErrorCode.INVALID_CSV: 400,
     ErrorCode.PAIRING_INVALID: 400,
+    ErrorCode.JSON_TOO_DEEP: 400,
+    ErrorCode.RECORD_TOO_LARGE: 400,
+    ErrorCode.RECORD_UNREADABLE: 400,
+    ErrorCode.RECORD_GAME_MISMATCH: 400,
+    ErrorCode.RECORD_PLAYERS_MISMATCH: 400,
+    ErrorCode.RECORD_TABLE_NOT_FOUND: 400,
+    ErrorCode.IMPORT_TOO_LARGE: 400,
+    ErrorCode.IMPORT_UNREADABLE: 400,
     ErrorCode.PERMISSION_DENIED: 403,
     ErrorCode.CONFIRM_OWN_REPORT: 403,
     ErrorCode.NOT_FOUND: 404,

@@ -17,6 +17,7 @@ from tournaments.services.results import (
     result_override,
     result_reject,
     result_report,
+    result_report_verified,
 )
 from tournaments.services.rounds import (
     pairing_request_build,
@@ -59,6 +60,7 @@ __all__ = [
     "result_override",
     "result_reject",
     "result_report",
+    "result_report_verified",
     "round_discard",
     "round_edit",
     "round_generate",

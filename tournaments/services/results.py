@@ -244,12 +244,24 @@ def result_report(
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,
     )
     _require_knockout_decided(tournament, round_, lines)
+    return _report_lines(tournament, round_, table, actor, entrant, kind, lines, note, action="result_reported")
+
+
+def _report_lines(
+    tournament: Tournament, round_: Round, table: Table, actor: Any, entrant: Entrant | None, kind: str,
+    lines: Sequence[dict[str, Any]], note: str, *, action: str, same_side_unchanged: bool = False,
+) -> Result:
+    """Create the pending result (the table is locked); an identical report from the other side confirms."""
     if _final(table) is not None:
         raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, "This table already has a final result.")
     pending = _pending(table)
     if pending is not None:
-        if pending.reported_for_id != entrant.pk and pending.kind == kind and _result_key(pending) == _lines_key(lines):
-            return _confirm(tournament, round_, pending, actor, entrant)
+        entrant_id = entrant.pk if entrant is not None else None
+        if pending.kind == kind and _result_key(pending) == _lines_key(lines):
+            if pending.reported_for_id != entrant_id:
+                return _confirm(tournament, round_, pending, actor, entrant)
+            if same_side_unchanged:
+                return pending
         raise TournamentError(
             ErrorCode.RESULT_ALREADY_REPORTED,
             "A different result is already reported for this table; confirm or reject it first.",
@@ -265,9 +277,43 @@ def result_report(
             _save_lines(result, lines)
     except IntegrityError as exc:
         raise TournamentError(ErrorCode.RESULT_CONFLICT, "Another result was reported at the same time.") from exc
-    audit_record(action="result_reported", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
+    audit_record(action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result, lines))
     return result
+
+
+@transaction.atomic
+def result_report_verified(
+    *,
+    table: Table,
+    actor: Any = None,
+    entrant: Entrant | None,
+    kind: str = "normal",
+    scores: Mapping[Any, Any] | None = None,
+    placings: Mapping[Any, Any] | None = None,
+    winner: int | None = None,
+    note: str = "",
+) -> Result:
+    """Report a result derived from a verified game record (the games app; `tournaments` never imports it).
+
+    The caller has already checked who submitted the record: `entrant` is the submitting entrant
+    (a player of the table) or None when an organiser submitted it; the result is reported on their
+    behalf (`reported_for=entrant`) and the opponents or an organiser confirm it as usual. Same locks,
+    validation, knockout rule and errors as `result_report`; an identical pending result from the
+    other side (or any pending one, for an organiser's record) is confirmed; an identical pending
+    result from the same side is returned unchanged. Audit action: `result_reported_from_record`.
+    """
+    tournament, round_, table = _lock_table_context(table)
+    if entrant is not None and not table.seats.filter(entrant=entrant).exists():
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, "The entrant does not sit at this table.")
+    _require_playable(round_, table)
+    lines = result_lines(
+        tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
+        scores=scores, placings=placings, winner=winner,
+    )
+    _require_knockout_decided(tournament, round_, lines)
+    return _report_lines(tournament, round_, table, actor, entrant, kind, lines, note,
+                         action="result_reported_from_record", same_side_unchanged=True)
 
 
 def _confirm(tournament: Tournament, round_: Round, result: Result, actor: Any, entrant: Entrant | None) -> Result:

@@ -1,0 +1,168 @@
+"""Game records through the whole pipeline: records verified per second from the API POST to the stored
+verdict (and settled table), next to the engine's own speed on the same records.
+
+With PostgreSQL and RabbitMQ configured (DATABASE_URL, CELERY_BROKER_URL) the verification runs in a real
+Celery worker (one process, solo pool) on a throw-away test database; otherwise on a throw-away SQLite
+database with eager tasks (the verification then runs inside the request, on commit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# (game, variant, records): one table per record, so every record settles its own table
+CASES: list[tuple[str, dict[str, Any], int]] = [("taki", {"seats": 2}, 80), ("tac", {}, 20)]
+
+
+def _django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def _real_services() -> bool:
+    return os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get(
+        "CELERY_BROKER_URL", "").startswith("amqp")
+
+
+def _worker(database_url: str) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "CELERY_TASK_ALWAYS_EAGER"}
+    env.update(DATABASE_URL=database_url, CELERY_TASK_ALWAYS_EAGER="False")
+    name = f"bench-{os.getpid()}@localhost"
+    log = Path(f"/tmp/celery-{name.split('@')[0]}.log")
+
+    def other_cores() -> None:  # the driver is pinned to one core; give the worker the others if any
+        if hasattr(os, "sched_setaffinity"):
+            cores = os.sched_getaffinity(0) | set(range(os.cpu_count() or 1))
+            mine = sorted(os.sched_getaffinity(0))[0]
+            os.sched_setaffinity(0, (cores - {mine}) or cores)
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning", "-n", name,
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, preexec_fn=other_cores,
+    )
+    deadline = time.monotonic() + 60
+    from config.celery import app
+
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the worker exited: {log.read_text()[-2000:]}")
+        if app.control.ping(destination=[name], timeout=0.5):
+            return process
+    process.kill()
+    raise RuntimeError("the worker did not start within 60 s")
+
+
+def _setup_case(game: str, variant: dict[str, Any], count: int, organiser: Any) -> list[tuple[int, str]]:
+    """A tournament with `count` tables and one relabelled random record per table: [(table id, text)]."""
+    from rules.core.registry import get_engine
+    from tournaments import services
+    from tournaments.profiles import profile_for
+
+    profile = profile_for(game, variant)
+    tournament = services.tournament_create(actor=organiser, name=f"Bench {game}", game=game, variant=variant)
+    for i in range(count * profile.entrants_per_table):
+        services.entrant_register(actor=organiser, tournament=tournament, name=f"B{i}",
+                                  player_names=[f"b{i}-{k}" for k in range(profile.players_per_entrant)])
+    round_ = services.round_publish(actor=organiser,
+                                    round=services.round_generate(actor=organiser, tournament=tournament))
+    rng = random.Random(2026)
+    out = []
+    for table in round_.tables.filter(is_bye=False).order_by("number").prefetch_related("seats__entrant__members"):
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+        record = get_engine(game).random_record(dict(variant), rng)
+        n = len(seats)
+        record["players"] = [
+            {"name": str(m.player_id), "id": m.player_id, "seats": [t + k * n]}
+            for t, s in enumerate(seats) for k, m in enumerate(sorted(s.entrant.members.all(), key=lambda m: m.position))
+        ]
+        out.append((table.pk, json.dumps(record)))
+    return out
+
+
+def _measure(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict[str, Any]:
+    from django.test import Client
+
+    from games.models import GameRecord, RecordVerdict
+    from rules.core.replay import verify_bytes
+
+    started = time.perf_counter()
+    for _, text in records:
+        assert verify_bytes(text).valid
+    engine_rate = len(records) / (time.perf_counter() - started)
+
+    client = Client()
+    client.force_login(organiser)
+    before = RecordVerdict.objects.count()
+    started = time.perf_counter()
+    ids = []
+    for table_id, text in records:
+        response = client.post(f"/api/tables/{table_id}/records/", data=text, content_type="application/json")
+        assert response.status_code == 201, response.content[:300]
+        ids.append(response.json()["id"])
+    posted = time.perf_counter() - started
+    deadline = time.monotonic() + 300
+    while RecordVerdict.objects.count() - before < len(records):
+        if time.monotonic() > deadline:
+            raise RuntimeError("verdicts did not arrive within 300 s")
+        time.sleep(0.02)
+    elapsed = time.perf_counter() - started
+    settled = GameRecord.objects.filter(pk__in=ids, settlement=GameRecord.Settlement.SETTLED).count()
+    return {
+        "records": len(records),
+        "bytes_per_record": round(sum(len(t) for _, t in records) / len(records)),
+        "pipeline_records_per_second": round(len(records) / elapsed, 1),
+        "api_posts_per_second": round(len(records) / posted, 1),
+        "engine_records_per_second": round(engine_rate, 1),
+        "tables_settled": settled,  # score games settle only with the rules trace (final position)
+        "mode": "worker" if real else "eager",
+    }
+
+
+def run() -> dict[str, Any]:
+    _django()
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import setup_test_environment, teardown_test_environment
+
+    from config.celery import app
+
+    real = _real_services()
+    setup_test_environment()
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    worker = None
+    previous_eager = app.conf.task_always_eager
+    try:
+        if real:
+            db = connection.settings_dict
+            auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+            app.conf.task_always_eager = False
+            app.control.purge()
+            worker = _worker(f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}")
+        else:
+            app.conf.task_always_eager = True
+        organiser = get_user_model().objects.create_user("bench-organiser", is_superuser=True)
+        figures: dict[str, Any] = {}
+        for game, variant, count in CASES:
+            records = _setup_case(game, variant, count, organiser)
+            figures[game] = _measure(records, organiser, real)
+        return figures
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(timeout=30)
+            Path(f"/tmp/celery-bench-{os.getpid()}.log").unlink(missing_ok=True)
+        app.conf.task_always_eager = previous_eager
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()

@@ -1,0 +1,167 @@
+"""Reads of the games app, shared by the API and the pages: visibility rules, prefetching, no N+1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Prefetch, QuerySet
+from django.http import Http404
+
+from games import settle
+from games.models import GameRecord, ImportBatch, RecordVerdict
+from games.permissions import can_view_record
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Result, Table, Tournament
+from tournaments.permissions import (
+    can_view_tournament,
+    entrant_for_token_at_table,
+    entrants_of_user_at_table,
+    is_organiser,
+    reporting_entrant,
+)
+
+
+def _records() -> QuerySet[GameRecord]:
+    return GameRecord.objects.select_related("tournament", "table__round", "submitted_for", "submitted_by", "result")
+
+
+def record_visible_or_404(*, user: Any, record_id: int, token: str | None = None) -> GameRecord:
+    """The record if `user` (or the report `token`) may see it; Http404 otherwise (private stays invisible)."""
+    record = _records().filter(pk=record_id).first()
+    if record is None or not can_view_record(user, record, token):
+        raise Http404("No such game record.")
+    return record
+
+
+def records_for_tournament(*, user: Any, tournament: Tournament) -> QuerySet[GameRecord]:
+    """Every record of a tournament the user may see, newest first."""
+    if not can_view_tournament(user, tournament):
+        return GameRecord.objects.none()
+    return _records().filter(tournament=tournament).order_by("-created_at", "-id")
+
+
+def records_for_table(*, user: Any, table: Table, token: str | None = None) -> QuerySet[GameRecord]:
+    """The records of one table, newest first (players of the table see them in a private tournament)."""
+    tournament = table.round.tournament
+    if (not can_view_tournament(user, tournament) and not entrants_of_user_at_table(user, table)
+            and entrant_for_token_at_table(token, table) is None):
+        return GameRecord.objects.none()
+    return _records().filter(table=table).order_by("-created_at", "-id")
+
+
+def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
+    """{"total", "processed", "done", "status", "items": [{"index", "name", "record_id", "status",
+    "error_code", "error_message"}]} for the progress bar and the per-record report."""
+    items = batch.items.select_related("record").order_by("index")
+    return {
+        "id": batch.pk,
+        "filename": batch.filename,
+        "status": batch.status,
+        "total": batch.total,
+        "processed": batch.processed,
+        "done": batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED),
+        "error_message": batch.error_message,
+        "items": [
+            {
+                "index": item.index, "name": item.name, "record_id": item.record_id,
+                "status": item.record.status if item.record is not None else None,
+                "error_code": item.error_code or (item.record.error_code if item.record is not None else ""),
+                "error_message": item.error_message or (item.record.error_message if item.record is not None else ""),
+            }
+            for item in items
+        ],
+    }
+
+
+def _current_result(table: Table) -> Result | None:
+    """The table's final result, else its pending one (from prefetched `current_results`)."""
+    results = list(getattr(table, "current_results", []))
+    finals = [r for r in results if r.state in Result.FINAL_STATES]
+    pending = [r for r in results if r.state == Result.State.REPORTED]
+    return (finals or pending or [None])[0]
+
+
+def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Tables whose current result (final, else pending) contradicts their latest valid complete record.
+
+    Computed at read time, so a result reported by hand after the record was verified is flagged too.
+    Each item: {"table", "record", "result", "expected"} (model instances and the record's derived result).
+    """
+    current = Result.objects.filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED]).prefetch_related("scores")
+    records = (
+        GameRecord.objects.filter(tournament=tournament, status=GameRecord.Status.VALID, complete=True,
+                                  derived_table_result__isnull=False)
+        .select_related("table__round")
+        .prefetch_related(Prefetch("table__results", queryset=current, to_attr="current_results"))
+        .order_by("table_id", "-created_at", "-id")
+    )
+    conflicts: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for record in records:
+        if record.table_id in seen:
+            continue
+        seen.add(record.table_id)
+        result = _current_result(record.table)
+        if result is None:
+            continue
+        lines = [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
+                  "forfeited": s.forfeited} for s in result.scores.all()]
+        expected = record.derived_table_result or {}
+        if result.kind != expected.get("kind") or not settle.result_matches(expected, lines):
+            conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected})
+    return conflicts
+
+
+def table_visible_or_404(*, user: Any, table_id: int, token: str | None = None) -> Table:
+    """A table whose round the user may see, or that the user / report token plays at (private tournaments)."""
+
+    table = Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+    if table is not None:
+        tournament = table.round.tournament
+        draft = table.round.status == table.round.Status.DRAFT
+        if is_organiser(user, tournament):
+            return table
+        if not draft and (tournament.is_public or reporting_entrant(user, token, table) is not None):
+            return table
+    raise TournamentError(ErrorCode.NOT_FOUND, "No such table.")
+
+
+def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
+    """An import batch, for the organisers of its tournament only."""
+
+    batch = ImportBatch.objects.select_related("tournament").filter(pk=batch_id).first()
+    if batch is None or not is_organiser(user, batch.tournament):
+        raise TournamentError(ErrorCode.NOT_FOUND, "No such import.")
+    return batch
+
+
+def _verdict_summary(verdict: dict[str, Any]) -> str:
+    if verdict.get("valid"):
+        return "valid complete" if verdict.get("complete") else "valid partial"
+    error = verdict.get("error") or {}
+    return f"invalid {error.get('code', '')} {error.get('path', '')}".strip()
+
+
+def verdict_changes(*, tournament: Tournament | None = None) -> list[dict[str, Any]]:
+    """Records whose latest verdict (current engine) says something else than the one before it.
+
+    Each item: {"record", "tournament", "old_version", "old", "new_version", "new"} (summaries such as
+    "valid complete" or "invalid must_play /deals/0/turns/3").
+    """
+    records = GameRecord.objects.select_related("tournament").prefetch_related("verdicts")
+    if tournament is not None:
+        records = records.filter(tournament=tournament)
+    changes = []
+    for record in records.filter(pk__in=RecordVerdict.objects.values("record").annotate(n=Count("id"))
+                                 .filter(n__gt=1).values("record")).order_by("pk"):
+        verdicts = sorted(record.verdicts.all(), key=lambda v: (v.created_at, v.pk))
+        current = next((v for v in verdicts if v.engine_version == record.engine_version), verdicts[-1])
+        earlier = [v for v in verdicts if v.pk != current.pk and (v.created_at, v.pk) < (current.created_at, current.pk)]
+        if not earlier:
+            continue
+        old, new = _verdict_summary(earlier[-1].verdict), _verdict_summary(current.verdict)
+        if old != new or earlier[-1].verdict.get("result") != current.verdict.get("result"):
+            changes.append({"record": record.pk, "tournament": record.tournament.slug,
+                            "old_version": earlier[-1].engine_version, "old": old,
+                            "new_version": current.engine_version, "new": new})
+    return changes

@@ -1,0 +1,671 @@
+"""Every write of the games app: submit a record, verify it, settle the table, bulk import.
+
+Lock order: the tournament row first (as every tournaments service), then GameRecord / ImportBatch
+rows, then the results service's Round -> Table -> Result. GameRecord and ImportBatch rows are only
+locked while their tournament is locked, so writes of one tournament stay serialised.
+Errors are `TournamentError` with stable codes (tournaments/errors.py). Tasks are enqueued on commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import zipfile
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import settle
+from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
+from games.permissions import can_import_records
+from rules.core.errors import RecordError
+from rules.core.registry import get_engine
+from rules.core.replay import load_json, verify_bytes
+from tournaments.api_parsers import _raw_depth_exceeds
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Entrant, EntrantMember, Result, Round, Seat, Table, Tournament
+from tournaments.permissions import is_organiser, reporting_entrant
+from tournaments.profiles import GameProfile, ProfileError, profile_for
+from tournaments.services import result_report_verified
+from tournaments.services.audit import audit_record
+from tournaments.services.locking import lock_tournament
+from tournaments.services.tournaments import tournament_profile
+
+logger = logging.getLogger(__name__)
+
+SOURCES = {choice for choice, _ in GameRecord.Source.choices}
+
+
+def max_record_bytes() -> int:
+    return int(getattr(settings, "GAMES_RECORD_MAX_BYTES", 1_000_000))
+
+
+def max_record_actions() -> int:
+    return int(getattr(settings, "GAMES_RECORD_MAX_ACTIONS", 20_000))
+
+
+def max_import_bytes() -> int:
+    return int(getattr(settings, "GAMES_IMPORT_MAX_BYTES", 50_000_000))
+
+
+def max_import_items() -> int:
+    return int(getattr(settings, "GAMES_IMPORT_MAX_ITEMS", 1000))
+
+
+def max_import_uncompressed() -> int:
+    return int(getattr(settings, "GAMES_IMPORT_MAX_UNCOMPRESSED", 200_000_000))
+
+
+# --- reading a record -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParsedRecord:
+    text: str
+    doc: dict[str, Any]
+    sha256: str
+
+
+def _action_count(doc: dict[str, Any]) -> int:
+    deals = doc.get("deals")
+    if not isinstance(deals, list):
+        return 0
+    count = 0
+    for deal in deals:
+        if isinstance(deal, dict):
+            for key in ("turns", "events"):
+                if isinstance(deal.get(key), list):
+                    count += len(deal[key])
+    return count
+
+
+def record_parse(data: bytes | str) -> ParsedRecord:
+    """Check the limits and read the JSON of one record; nothing is stored.
+
+    Raises `record_too_large` (bytes or actions), `json_too_deep`, `record_unreadable`.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    limit = max_record_bytes()
+    if len(raw) > limit:
+        raise TournamentError(
+            ErrorCode.RECORD_TOO_LARGE, f"The record is larger than {limit} bytes.", limit=limit, size=len(raw)
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TournamentError(ErrorCode.RECORD_UNREADABLE, f"The record is not UTF-8 text ({exc.reason}).") from exc
+    depth = int(settings.API_JSON_MAX_DEPTH)
+    if _raw_depth_exceeds(text, depth):
+        raise TournamentError(ErrorCode.JSON_TOO_DEEP, f"The record is nested more than {depth} levels deep.",
+                              limit=depth)
+    try:
+        doc = load_json(text)
+    except RecordError as err:
+        raise TournamentError(ErrorCode.RECORD_UNREADABLE, err.message) from err
+    if not isinstance(doc, dict):
+        raise TournamentError(ErrorCode.RECORD_UNREADABLE, "A record must be a JSON object.")
+    actions = _action_count(doc)
+    if actions > max_record_actions():
+        raise TournamentError(
+            ErrorCode.RECORD_TOO_LARGE, f"The record has more than {max_record_actions()} actions.",
+            limit=max_record_actions(), actions=actions,
+        )
+    return ParsedRecord(text=text, doc=doc, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+# --- matching a record to its table -----------------------------------------------------------------
+
+
+def _mismatch(message: str, **details: Any) -> TournamentError:
+    return TournamentError(ErrorCode.RECORD_PLAYERS_MISMATCH, message, **details)
+
+
+def _check_game(doc: dict[str, Any], tournament: Tournament, profile: GameProfile, seated: int) -> None:
+    """The record's game and the variant keys the profile names must be the tournament's."""
+    game = doc.get("game")
+    if game != tournament.game:
+        raise TournamentError(
+            ErrorCode.RECORD_GAME_MISMATCH, f"The record is a game of {game!r}, the tournament plays {tournament.game!r}.",
+        )
+    variant = doc.get("variant", {})
+    if not isinstance(variant, dict):
+        raise TournamentError(ErrorCode.RECORD_GAME_MISMATCH, "The record's variant must be a JSON object.")
+    expected = dict(profile.variant)
+    if "seats" in expected and seated < profile.entrants_per_table:
+        expected["seats"] = seated * profile.players_per_entrant  # a short-handed table plays with fewer seats
+    named = {key: variant[key] for key in expected if key in variant}
+    try:
+        found = dict(profile_for(profile.game, named).variant)
+    except ProfileError as exc:
+        raise TournamentError(ErrorCode.RECORD_GAME_MISMATCH, f"The record's variant does not fit: {exc}") from exc
+    if found != expected:
+        differ = sorted(key for key in expected if found.get(key) != expected[key])
+        raise TournamentError(
+            ErrorCode.RECORD_GAME_MISMATCH,
+            "The record's variant differs from the tournament's in: "
+            + ", ".join(f"{k} (record {found.get(k)!r}, tournament {expected[k]!r})" for k in differ) + ".",
+            expected=expected, found=found,
+        )
+
+
+@dataclass(frozen=True)
+class _SeatedPlayer:
+    player_id: int
+    name: str
+    entrant_id: int
+
+
+def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
+    players = doc.get("players")
+    if not isinstance(players, list) or not players:
+        raise _mismatch("The record has no list of players.")
+    out = []
+    for i, item in enumerate(players):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not isinstance(item.get("seats"), list):
+            raise _mismatch(f"Player {i} of the record needs a name and a list of seats.", path=f"/players/{i}")
+        seats = item["seats"]
+        if any(isinstance(s, bool) or not isinstance(s, int) for s in seats):
+            raise _mismatch(f"The seats of player {i} must be whole numbers.", path=f"/players/{i}/seats")
+        out.append((item["name"], item.get("id"), list(seats)))
+    return out
+
+
+def _match_player(name: str, pid: Any, index: int, candidates: list[_SeatedPlayer], where: str) -> _SeatedPlayer:
+    if pid is not None and not isinstance(pid, bool):
+        wanted: int | None = None
+        if isinstance(pid, int):
+            wanted = pid
+        elif isinstance(pid, str) and pid.strip().isascii() and pid.strip().isdigit() and len(pid.strip()) < 19:
+            wanted = int(pid.strip())
+        found = [c for c in candidates if c.player_id == wanted]
+        if not found:
+            raise _mismatch(f"Player {name!r} (id {pid!r}) of the record is not a player {where}.", path=f"/players/{index}")
+        return found[0]
+    found = [c for c in candidates if c.name.strip().casefold() == name.strip().casefold()]
+    if not found:
+        raise _mismatch(f"Player {name!r} of the record is not a player {where}; give the player's id or exact name.",
+                        path=f"/players/{index}")
+    if len({c.player_id for c in found}) > 1:
+        raise _mismatch(f"The name {name!r} is ambiguous {where}; give the player's id.", path=f"/players/{index}")
+    return found[0]
+
+
+def _teams(doc: dict[str, Any], n: int) -> list[set[int]]:
+    variant = doc.get("variant") if isinstance(doc.get("variant"), dict) else {}
+    teams = variant.get("teams") if isinstance(variant, dict) else None
+    if isinstance(teams, list) and all(isinstance(t, list) for t in teams):
+        return [{s for s in t if isinstance(s, int)} for t in teams]
+    return [{s, s + n // 2} for s in range(n // 2)]
+
+
+def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Seat]) -> list[int]:
+    """Map the record's players to the table's entrants; per seat of the record, the entrant id.
+
+    Each record player is a player of one seated entrant (by `id` = Player.pk, else by name, case
+    folded); the seats of each entrant's players must be one side of the game: one seat in a game of
+    single players, one team (partners opposite unless `variant.teams`) in a team game.
+    """
+    candidates = [
+        _SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=seat.entrant_id)
+        for seat in seated for m in seat.entrant.members.all()
+    ]
+    owner: dict[int, int] = {}
+    for index, (name, pid, seats) in enumerate(_record_players(doc)):
+        match = _match_player(name, pid, index, candidates, "at this table")
+        for seat in seats:
+            if seat in owner:
+                raise _mismatch(f"Seat {seat} is held by two players in the record.", path=f"/players/{index}/seats")
+            owner[seat] = match.entrant_id
+    n = len(owner)
+    if sorted(owner) != list(range(n)):
+        raise _mismatch(f"The record's players must hold the seats 0 to {n - 1}.")
+    by_entrant: dict[int, set[int]] = {}
+    for seat, entrant_id in owner.items():
+        by_entrant.setdefault(entrant_id, set()).add(seat)
+    names = {seat.entrant_id: seat.entrant.name for seat in seated}
+    missing = [names[e] for e in names if e not in by_entrant]
+    if missing:
+        raise _mismatch(f"No player of {', '.join(missing)} is in the record.", missing=missing)
+    sides = [{s} for s in range(n)] if profile.players_per_entrant == 1 else _teams(doc, n)
+    for entrant_id, seats in by_entrant.items():
+        if seats not in sides:
+            raise _mismatch(
+                f"The players of {names[entrant_id]} hold seats {sorted(seats)} in the record; "
+                f"they must hold exactly one side: {' or '.join(str(sorted(s)) for s in sides)}.",
+            )
+    return [owner[s] for s in range(n)]
+
+
+def _seated(table: Table) -> list[Seat]:
+    return list(
+        table.seats.select_related("entrant").prefetch_related("entrant__members__player").order_by("position")
+    )
+
+
+def _create_record(
+    *, tournament: Tournament, table: Table, parsed: ParsedRecord, actor: Any, entrant: Entrant | None,
+    source: str, batch: ImportBatch | None = None,
+) -> GameRecord:
+    """Check the record against the (locked) tournament's table and store it as pending."""
+    round_ = table.round
+    if round_.status == Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, "The round is not published yet.")
+    if table.is_bye:
+        raise TournamentError(ErrorCode.INVALID_INPUT, "A bye has no game to record.")
+    profile = tournament_profile(tournament)
+    seated = _seated(table)
+    _check_game(parsed.doc, tournament, profile, len(seated))
+    seat_entrants = seat_entrants_for(parsed.doc, profile, seated)
+    duplicate = GameRecord.objects.filter(table=table, sha256=parsed.sha256).values_list("pk", flat=True).first()
+    if duplicate is not None:
+        raise TournamentError(ErrorCode.RECORD_DUPLICATE, "This record was already submitted for this table.",
+                              record_id=duplicate)
+    variant = parsed.doc.get("variant", {})
+    try:
+        with transaction.atomic():
+            record = GameRecord.objects.create(
+                tournament=tournament, table=table,
+                submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
+                submitted_for=entrant, source=source, batch=batch, raw=parsed.text, sha256=parsed.sha256,
+                game=tournament.game, variant=variant if isinstance(variant, dict) else {},
+                seat_entrants=seat_entrants,
+            )
+    except IntegrityError as exc:
+        raise TournamentError(ErrorCode.RECORD_DUPLICATE, "This record was already submitted for this table.") from exc
+    audit_record(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
+                 actor_entrant=entrant, data={"table": table.pk, "source": source, "sha256": parsed.sha256})
+    return record
+
+
+def _enqueue(task_name: str, object_id: int) -> None:
+    """Publish a games task; a broker that is down is logged, and `records_reconcile` catches up."""
+    from games import tasks
+
+    try:
+        getattr(tasks, task_name).delay(object_id)
+    except Exception:
+        logger.exception("Could not enqueue %s(%s)", task_name, object_id)
+
+
+def _enqueue_verify(record_id: int) -> None:
+    transaction.on_commit(lambda: _enqueue("record_verify", record_id))
+
+
+@transaction.atomic
+def record_submit(
+    *, table: Table, actor: Any = None, token: str | None = None, data: bytes | str, source: str
+) -> GameRecord:
+    """Store a record for `table` from a player of the table (account or token) or an organiser, and
+    enqueue its verification. Nothing is stored when the record is refused."""
+    if source not in SOURCES:
+        raise TournamentError(ErrorCode.INVALID_INPUT, f"Unknown source {source!r}.")
+    parsed = record_parse(data)
+    tournament = lock_tournament(table.round.tournament_id)
+    table = Table.objects.select_related("round").get(pk=table.pk)
+    entrant = reporting_entrant(actor, token, table)
+    if entrant is None and not is_organiser(actor, tournament):
+        raise TournamentError(
+            ErrorCode.PERMISSION_DENIED, "Only a player of this table or an organiser may submit its game record."
+        )
+    record = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor, entrant=entrant,
+                            source=source)
+    _enqueue_verify(record.pk)
+    return record
+
+
+# --- verification and settlement --------------------------------------------------------------------
+
+
+def engine_version(game: str) -> str:
+    try:
+        return get_engine(game).version
+    except LookupError:
+        return ""
+
+
+def _apply_verdict(record: GameRecord, verdict: dict[str, Any], version: str, snapshot: dict[str, Any] | None,
+                   profile: GameProfile) -> None:
+    error = verdict.get("error") or {}
+    record.status = GameRecord.Status.VALID if verdict.get("valid") else GameRecord.Status.INVALID
+    record.complete = bool(verdict.get("complete"))
+    record.error_code = str(error.get("code") or "")
+    record.error_path = str(error.get("path") or "")[:500]
+    record.error_message = str(error.get("message") or "")
+    record.derived_result = verdict.get("result") if record.complete else None
+    record.derived_table_result = None
+    if record.status == GameRecord.Status.VALID and record.complete and record.derived_result:
+        derived = settle.table_result(profile=profile, derived=record.derived_result,
+                                      seat_entrants=record.seat_entrants, snapshot=snapshot)
+        if derived is not None:
+            derived = {**derived, **{k: {str(e): v for e, v in derived[k].items()}
+                                     for k in ("scores", "placings") if k in derived}}
+        record.derived_table_result = derived
+    record.engine_version = version
+    record.verified_at = timezone.now()
+
+
+def _table_result_lines(result: Result) -> list[dict[str, Any]]:
+    return [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
+             "forfeited": s.forfeited} for s in result.scores.all()]
+
+
+def _settle(record: GameRecord) -> None:
+    """A valid complete record reports its result; a table with a different result is left alone."""
+    expected = record.derived_table_result
+    if expected is None:
+        record.settlement = GameRecord.Settlement.NONE
+        record.settlement_note = "The table's result could not be derived from the record."
+        return
+    before = dict(record.table.results.values_list("pk", "state"))
+    try:
+        result = result_report_verified(
+            table=record.table, actor=record.submitted_by, entrant=record.submitted_for,
+            note=f"From game record #{record.pk}", **expected,
+        )
+    except TournamentError as err:
+        if err.code not in (ErrorCode.RESULT_ALREADY_FINAL, ErrorCode.RESULT_ALREADY_REPORTED):
+            record.settlement = GameRecord.Settlement.NONE
+            record.settlement_note = err.message[:500]
+            return
+        current = (
+            record.table.results.filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED])
+            .prefetch_related("scores").order_by("-created_at", "-id").first()
+        )
+        record.result = current
+        if current is not None and current.kind == expected["kind"] and settle.result_matches(
+                expected, _table_result_lines(current)):
+            record.settlement = GameRecord.Settlement.UNCHANGED
+            record.settlement_note = "The table already has this result."
+        else:
+            record.settlement = GameRecord.Settlement.CONFLICT
+            record.settlement_note = "The table's result differs from the one the record proves."
+        return
+    record.result = result
+    if before.get(result.pk) == result.state:
+        record.settlement = GameRecord.Settlement.UNCHANGED
+        record.settlement_note = "The table already has this result."
+        return
+    record.settlement = GameRecord.Settlement.SETTLED
+    record.settlement_note = (
+        "The result was confirmed." if result.state != Result.State.REPORTED else "The result is reported; the opponents or an organiser confirm it."
+    )
+
+
+def record_verify(*, record_id: int) -> GameRecord:
+    """Verify a record with the current engine, store the verdict, settle the table if valid and complete.
+
+    Idempotent: keyed by (record, engine version); a second call with the same engine does nothing.
+    The replay runs outside the transaction; the writes happen under the tournament lock.
+    """
+    try:
+        record = GameRecord.objects.get(pk=record_id)
+    except GameRecord.DoesNotExist as exc:
+        raise TournamentError(ErrorCode.NOT_FOUND, "The game record does not exist.") from exc
+    version = engine_version(record.game)
+    if record.engine_version == version and record.status != GameRecord.Status.PENDING:
+        return record
+    stored = RecordVerdict.objects.filter(record=record, engine_version=version).first()
+    verdict = stored.verdict if stored is not None else verify_bytes(record.raw, file=f"record-{record.pk}").to_json()
+    snapshot = None
+    if verdict.get("valid") and verdict.get("complete"):
+        snapshot = settle.final_position(record.document())
+    with transaction.atomic():
+        tournament = lock_tournament(record.tournament_id)
+        record = GameRecord.objects.select_for_update().select_related("table__round").get(pk=record_id)
+        if record.engine_version == version and record.status != GameRecord.Status.PENDING:
+            return record
+        previous = record.status, record.error_code
+        stored, _ = RecordVerdict.objects.get_or_create(
+            record=record, engine_version=version, defaults={"verdict": verdict}
+        )
+        _apply_verdict(record, stored.verdict, version, snapshot, tournament_profile(tournament))
+        if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
+            _settle(record)
+        record.save()
+        if previous != (record.status, record.error_code):
+            audit_record(action="game_record_verified", tournament=tournament, obj=record, actor=None,
+                         data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
+                               "engine_version": version, "settlement": record.settlement})
+    return record
+
+
+VERIFY_TIMEOUT_CODE = "verification_timeout"
+
+
+def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | None:
+    """The verification ran out of time: store that as this engine version's verdict (invalid, code
+    `verification_timeout`) so that the record is not retried for ever and its page says why."""
+    record = GameRecord.objects.filter(pk=record_id).first()
+    if record is None:
+        return None
+    version = engine_version(record.game)
+    verdict = {
+        "file": f"record-{record.pk}", "valid": False, "complete": False, "game": record.game, "result": None,
+        "error": {"path": "", "code": VERIFY_TIMEOUT_CODE,
+                  "message": f"The verification took longer than {seconds} seconds; the record is too costly to check."},
+    }
+    with transaction.atomic():
+        tournament = lock_tournament(record.tournament_id)
+        record = GameRecord.objects.select_for_update().get(pk=record_id)
+        if record.engine_version == version and record.status != GameRecord.Status.PENDING:
+            return record
+        stored, _ = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
+                                                        defaults={"verdict": verdict})
+        _apply_verdict(record, stored.verdict, version, None, tournament_profile(tournament))
+        record.save()
+    return record
+
+
+def records_needing_verification(*, tournament: Tournament | None = None) -> list[int]:
+    """Ids of records never verified or verified by another engine version than the current one."""
+    records = GameRecord.objects.all()
+    if tournament is not None:
+        records = records.filter(tournament=tournament)
+    ids: list[int] = []
+    for game in records.order_by().values_list("game", flat=True).distinct():
+        version = engine_version(game)
+        ids.extend(
+            records.filter(game=game).filter(~Q(engine_version=version) | Q(status=GameRecord.Status.PENDING))
+            .order_by("pk").values_list("pk", flat=True)
+        )
+    return sorted(ids)
+
+
+# --- bulk import ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportEntry:
+    name: str
+    data: bytes | None
+    error_code: str = ""
+    error_message: str = ""
+
+
+def _zip_entries(data: bytes) -> list[ImportEntry]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = [m for m in archive.infolist() if not m.is_dir() and m.filename.lower().endswith(".json")
+                   and not m.filename.startswith("__MACOSX/")]
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, f"The ZIP file cannot be read: {exc}.") from exc
+    if len(members) > max_import_items():
+        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, f"The ZIP file holds more than {max_import_items()} records.")
+    if sum(m.file_size for m in members) > max_import_uncompressed():
+        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, "The ZIP file unpacks to too much data.")
+    limit = max_record_bytes()
+    entries = []
+    for member in members:
+        name = member.filename[-255:]
+        if member.file_size > limit:
+            entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE, f"The record is larger than {limit} bytes."))
+            continue
+        try:
+            with archive.open(member) as handle:
+                content = handle.read(limit + 1)  # never trust the declared size (zip bomb)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError, ValueError) as exc:
+            entries.append(ImportEntry(name, None, ErrorCode.RECORD_UNREADABLE, f"The member cannot be read: {exc}."))
+            continue
+        if len(content) > limit:
+            entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE, f"The record is larger than {limit} bytes."))
+            continue
+        entries.append(ImportEntry(name, content))
+    return entries
+
+
+def _jsonl_entries(data: bytes) -> list[ImportEntry]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, "A JSON Lines file must be UTF-8 text.") from exc
+    entries = [
+        ImportEntry(f"line {number}", line.encode("utf-8"))
+        for number, line in enumerate(text.splitlines(), start=1) if line.strip()
+    ]
+    if len(entries) > max_import_items():
+        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, f"The file holds more than {max_import_items()} records.")
+    return entries
+
+
+def import_entries(data: bytes) -> list[ImportEntry]:
+    """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked."""
+    if data[:4] == b"PK\x03\x04" or data[:4] == b"PK\x05\x06":
+        entries = _zip_entries(data)
+    else:
+        entries = _jsonl_entries(data)
+    if not entries:
+        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, "The file holds no records.")
+    return entries
+
+
+@transaction.atomic
+def records_import(*, tournament: Tournament, actor: Any, filename: str, data: bytes) -> ImportBatch:
+    """An organiser uploads many records; they are stored and verified one by one in the background."""
+    if not can_import_records(actor, tournament):
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only an organiser may import game records.")
+    if len(data) > max_import_bytes():
+        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, f"The file is larger than {max_import_bytes()} bytes.")
+    entries = import_entries(data)
+    tournament = lock_tournament(tournament.pk)
+    batch = ImportBatch.objects.create(
+        tournament=tournament, created_by=actor, filename=(filename or "")[-255:], total=len(entries), upload=data,
+    )
+    audit_record(action="game_records_imported", tournament=tournament, obj=batch, actor=actor,
+                 data={"filename": batch.filename, "total": batch.total})
+    transaction.on_commit(lambda: _enqueue("import_batch_process", batch.pk))
+    return batch
+
+
+def _meta_number(value: Any) -> int | None:
+    """A round or table number from `meta` (int or digits), None if absent or out of range."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 6:
+        number = int(value.strip())
+    return number if number is not None and 1 <= number <= 32767 else None
+
+
+def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:
+    """The table of an imported record: `meta.round` + `meta.table`, else the published table of the
+    latest round whose seated entrants are exactly the record's players' entrants."""
+    meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
+    round_no, table_no = _meta_number(meta.get("round")), _meta_number(meta.get("table"))
+    tables = Table.objects.select_related("round").filter(round__tournament=tournament)
+    if round_no is not None and table_no is not None:
+        table = tables.filter(round__number=round_no, number=table_no).first()
+        if table is None:
+            raise TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND, f"There is no table {table_no} in round {round_no}.")
+        return table
+    members = [
+        _SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=m.entrant_id)
+        for m in EntrantMember.objects.filter(tournament=tournament).select_related("player")
+    ]
+    entrants = {
+        _match_player(name, pid, i, members, "of this tournament").entrant_id
+        for i, (name, pid, _) in enumerate(_record_players(doc))
+    }
+    candidates = (
+        tables.exclude(round__status=Round.Status.DRAFT).filter(seats__entrant__in=entrants)
+        .prefetch_related("seats").distinct().order_by("-round__number", "number")
+    )
+    for table in candidates:
+        if {s.entrant_id for s in table.seats.all()} == entrants:
+            return table
+    raise TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND,
+                          "No table seats exactly these players; give meta.round and meta.table.")
+
+
+def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | None:
+    """Store item `index` (a record or its error) in one transaction; the record id, if any."""
+    with transaction.atomic():
+        tournament = lock_tournament(batch.tournament_id)
+        if ImportItem.objects.filter(batch=batch, index=index).exists():
+            return None
+        record: GameRecord | None = None
+        code, message = entry.error_code, entry.error_message
+        if entry.data is not None:
+            try:
+                with transaction.atomic():
+                    parsed = record_parse(entry.data)
+                    table = import_table(tournament=tournament, doc=parsed.doc)
+                    record = _create_record(tournament=tournament, table=table, parsed=parsed,
+                                            actor=batch.created_by, entrant=None, source=GameRecord.Source.IMPORT,
+                                            batch=batch)
+            except TournamentError as err:
+                code, message = str(err.code), err.message
+        ImportItem.objects.create(batch=batch, index=index, name=entry.name, record=record,
+                                  error_code=str(code), error_message=message[:500])
+        ImportBatch.objects.filter(pk=batch.pk).update(processed=ImportItem.objects.filter(batch=batch).count())
+        return record.pk if record is not None else None
+
+
+def import_batch_process(*, batch_id: int) -> ImportBatch:
+    """Process the items of a batch not processed yet, each in its own transaction, and verify each record.
+
+    Safe to run again (a redelivered task after a killed worker): items already stored are skipped
+    (unique (batch, index)), records still pending are verified; nothing is duplicated.
+    """
+    batch = ImportBatch.objects.get(pk=batch_id)
+    if batch.status == ImportBatch.Status.DONE:
+        return batch
+    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
+    try:
+        entries = import_entries(bytes(batch.upload))
+    except TournamentError as err:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
+        return ImportBatch.objects.get(pk=batch.pk)
+    done = set(ImportItem.objects.filter(batch=batch).values_list("index", flat=True))
+    for index, entry in enumerate(entries):
+        if index in done:
+            continue
+        record_id = _import_one(batch, index, entry)
+        if record_id is not None:
+            record_verify(record_id=record_id)
+    for record_id in GameRecord.objects.filter(batch=batch, status=GameRecord.Status.PENDING).values_list("pk", flat=True):
+        record_verify(record_id=record_id)
+    ImportBatch.objects.filter(pk=batch.pk).update(
+        status=ImportBatch.Status.DONE, upload=b"", processed=ImportItem.objects.filter(batch=batch).count()
+    )
+    return ImportBatch.objects.get(pk=batch.pk)
+
+
+def records_reconcile(*, older_than_seconds: int = 120) -> dict[str, list[int]]:
+    """Enqueue again what a lost message left behind: records still pending and imports still queued
+    some time after they were created (both tasks are safe to run twice)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    records = list(GameRecord.objects.filter(status=GameRecord.Status.PENDING, created_at__lt=cutoff,
+                                             batch__isnull=True).order_by("pk").values_list("pk", flat=True)[:1000])
+    batches = list(ImportBatch.objects.filter(status=ImportBatch.Status.QUEUED, created_at__lt=cutoff)
+                   .order_by("pk").values_list("pk", flat=True)[:100])
+    for record_id in records:
+        _enqueue("record_verify", record_id)
+    for batch_id in batches:
+        _enqueue("import_batch_process", batch_id)
+    return {"records": records, "batches": batches}
