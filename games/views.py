@@ -272,7 +272,7 @@ def step_label(step: dict[str, Any], names: list[str]) -> str:
 def _seat_name(seat: int, names: list[str]) -> str:
     if 0 <= seat < len(names) and names[seat]:
         return names[seat]
-    return _("Seat %(n)d") % {"n": seat + 1}
+    return _("Seat %(n)d") % {"n": seat}
 
 
 def _card_played(action: dict[str, Any] | None) -> str:
@@ -468,7 +468,7 @@ def _winner_names(record: GameRecord) -> list[str]:
     for seat in result.get("winners") or []:
         if isinstance(seat, int):
             winners.append(
-                names[seat] if 0 <= seat < len(names) and names[seat] else _("Seat %(n)d") % {"n": seat + 1}
+                names[seat] if 0 <= seat < len(names) and names[seat] else _("Seat %(n)d") % {"n": seat}
             )
     return winners
 

@@ -96,7 +96,7 @@ class Labels:
         self._texts = {**DEFAULT_LABELS, **(overrides or {})}
         names = list(seat_names or [])
         self.seat_names = [
-            str(names[s]) if s < len(names) and names[s] else self.get("seat", n=s + 1) for s in range(seats)
+            str(names[s]) if s < len(names) and names[s] else self.get("seat", n=s) for s in range(seats)
         ]
 
     def get(self, key: str, **values: Any) -> str:
@@ -109,7 +109,7 @@ class Labels:
     def seat(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.seat_names):
             return self.seat_names[seat]
-        return self.get("seat", n=(seat + 1) if isinstance(seat, int) else "?")
+        return self.get("seat", n=seat if isinstance(seat, int) else "?")
 
 
 def shorten(text: str, limit: int) -> str:

@@ -3,7 +3,7 @@
 The ring's R fields lie on a circle, field 0 at the bottom, numbered clockwise (the playing direction).
 Each seat's start field S_k is ringed in its colour; its 4 home slots run inward from it; its prefield
 is a 2x2 cluster outside the ring just before the start. Marbles are circles in the seat colour with
-the seat number (1-based) inside; a fresh marble (pieu, protected) has a dashed outer ring, a locked
+the seat number (0-based, as in records and verdict messages) inside; a fresh marble (pieu, protected) has a dashed outer ring, a locked
 home marble a padlock. The step's action is highlighted (from/to rings and an arrow), the failing
 action of an invalid record in red.
 """
@@ -346,7 +346,7 @@ def render(
         colour = seat_colour(seat)
         svg.circle(x, y - 4, 6.5, fill=colour, stroke=INK, stroke_width="0.6")
         svg.text(
-            x, y - 1, seat + 1, font_size="8", text_anchor="middle", fill=text_on(colour), font_weight="700"
+            x, y - 1, seat, font_size="8", text_anchor="middle", fill=text_on(colour), font_weight="700"
         )
         prefix = "▶ " if to_move == seat and not snapshot.get("over") else ""
         suffix = " ★" if seat in winners else ""
@@ -396,7 +396,7 @@ def _marble(
     svg.text(
         x,
         y + radius * 0.42,
-        seat + 1,
+        seat,
         font_size=num(radius * 1.2),
         text_anchor="middle",
         fill=text_on(colour),

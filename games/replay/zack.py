@@ -136,7 +136,7 @@ def render(
             entry.get("card"),
             outline=outline,
             css="card bowl-card" + (" top" if is_top else "") + (" hl-action" if outline else ""),
-            corner=str(thrower + 1) if isinstance(thrower, int) else "",
+            corner=str(thrower) if isinstance(thrower, int) else "",
         )
     svg.close_group()
 
@@ -173,7 +173,7 @@ def render(
         svg.text(
             24,
             y + CARD_H / 2 + 4,
-            seat + 1,
+            seat,
             font_size="11",
             text_anchor="middle",
             fill=text_on(fill),

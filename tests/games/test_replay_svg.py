@@ -143,7 +143,7 @@ def test_tac_board_draws_every_marble_fresh_and_locked() -> None:
     seat_one = [m for m in marbles if m.get("data-seat") == "1"]
     fills = {c.get("fill") for m in seat_one for c in m.iter(f"{NS}circle") if c.get("fill") != "none"}
     assert fills == {"#E69F00"}
-    assert {t.text for m in seat_one for t in m.iter(f"{NS}text")} == {"2"}
+    assert {t.text for m in seat_one for t in m.iter(f"{NS}text")} == {"1"}  # 0-based, as in records
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
@@ -220,7 +220,7 @@ def test_winners_and_turn_in_the_legend() -> None:
     assert legend.count("★") == 2
     assert with_class(root, "over")
     root = parse(render_svg(tac_snapshot()))
-    assert "Seat 2" in "".join(with_class(root, "to-move")[0].itertext())
+    assert "Seat 1" in "".join(with_class(root, "to-move")[0].itertext())  # to_move 1, 0-based
 
 
 # TAKI ----------------------------------------------------------------------------------------------------
