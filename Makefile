@@ -16,10 +16,11 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 venv: $(STAMP)
 
-## Set up, migrate, load the demo tournament and serve it on http://127.0.0.1:8000
+## Set up, migrate, load the demo tournament (with game records) and serve it on http://127.0.0.1:8000
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
+	$(PY) manage.py demo_records
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 ## Set up and run the whole test suite

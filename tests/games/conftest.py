@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.demo import table_players
 from rules.core.registry import get_engine
 from tests.tournaments.conftest import make_tournament, published_round, seated_entrants, user_for_entrant
 from tournaments import services
@@ -51,20 +52,9 @@ def one_table_tournament(organiser: Any, game: str, variant: dict[str, Any], **k
 
 
 def relabel(record: dict[str, Any], table: Table) -> dict[str, Any]:
-    """Give the record's seats to the table's players: entrant at table position t holds seat t (single
-    players) or the team {t, t + E} (its first player seat t, its second seat t + E)."""
+    """Give the record's seats to the table's players (see games.demo.table_players)."""
     record = copy.deepcopy(record)
-    entrants = seated_entrants(table)
-    n = len(entrants)
-    players = []
-    for t, entrant in enumerate(entrants):
-        members = list(entrant.members.select_related("player").order_by("position"))
-        if len(members) == 1:
-            players.append({"name": members[0].player.name, "id": members[0].player_id, "seats": [t]})
-        else:
-            for k, member in enumerate(members):
-                players.append({"name": member.player.name, "id": member.player_id, "seats": [t + k * n]})
-    record["players"] = players
+    record["players"] = table_players(table)
     return record
 
 
