@@ -11,6 +11,7 @@ from typing import Any
 
 from django import template
 
+from games.models import GameRecord
 from games.selectors import record_conflicts as conflicts_of
 from tournaments import permissions
 
@@ -27,3 +28,28 @@ def record_conflicts(context: dict[str, Any], tournament: Any) -> list[dict[str,
     if user is None or not permissions.is_organiser(user, tournament):
         return []
     return conflicts_of(tournament=tournament)[:CONFLICTS_SHOWN]
+
+
+@register.simple_tag
+def valid_records_by_table(items: Any) -> dict[int, GameRecord]:
+    """{table id: its latest valid complete record} for the rated games in `items` (rankings rows with
+    `event.game.table_id`), in one query; only records of public tournaments."""
+    table_ids = {
+        table_id for item in items
+        if (table_id := getattr(getattr(item["event"], "game", None), "table_id", None)) is not None
+    }
+    if not table_ids:
+        return {}
+    found: dict[int, GameRecord] = {}
+    for record in (
+        GameRecord.objects.filter(table_id__in=table_ids, status=GameRecord.Status.VALID, complete=True,
+                                  tournament__is_public=True)
+        .select_related("tournament").order_by("table_id", "-created_at", "-pk")
+    ):
+        found.setdefault(record.table_id, record)
+    return found
+
+
+@register.filter
+def record_of(records: dict[int, GameRecord], table_id: Any) -> GameRecord | None:
+    return records.get(table_id) if isinstance(records, dict) else None

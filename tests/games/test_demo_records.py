@@ -6,6 +6,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
 
 from games.demo import record_with_illegal_move
 from games.models import GameRecord
@@ -37,6 +39,13 @@ def test_demo_records_settles_tables_once() -> None:
     assert results.filter(state=Result.State.CONFIRMED).count() == 3
     assert results.filter(state=Result.State.REPORTED).count() == 2
     assert not results.filter(table=records[-1].table).exists()  # an invalid record never reports
+    # A rated game's row on the player's ranking profile links to the record that proves it.
+    confirmed = results.filter(state=Result.State.CONFIRMED).first()
+    assert confirmed is not None
+    record = next(r for r in records if r.table_id == confirmed.table_id)
+    player = confirmed.table.seats.first().entrant.members.first().player
+    page = Client().get(reverse("rankings:player", args=["tac", player.pk])).content.decode()
+    assert reverse("games:record-detail", args=[record.tournament.slug, record.pk]) in page
     out = StringIO()
     call_command("demo_records", stdout=out)
     assert "nothing to do" in out.getvalue()
