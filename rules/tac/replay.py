@@ -253,7 +253,9 @@ class Replay:
             self.cycle.update(hand)
         excess = next((c for c, n in self.cycle.items() if n > cfg.deck[c]), None)
         if excess is not None:
-            raise _bad_setup(h_path, f"The hands hold too many copies of {excess}.")
+            raise RecordError(  # too many copies: deck_mismatch, as in Tac-Tik and Tock
+                ErrorCode.DECK_MISMATCH, h_path, f"The hands hold too many copies of {excess}."
+            )
         dealer = expect_seat(obj["dealer"], "/setup/dealer", 4)
         if dealer not in cfg.active:
             raise _bad_setup("/setup/dealer", f"Seat {dealer} is not in play.")

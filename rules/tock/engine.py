@@ -12,7 +12,7 @@ from rules.tock.replay import replay
 
 class TockEngine:
     name = "tock"
-    version = "tock-1"
+    version = "tock-2"
     result_fields: frozenset[str] = frozenset()
 
     def replay(self, doc: dict[str, Any], *, observe: Observer | None = None) -> ReplayOutcome:

@@ -133,13 +133,13 @@ def _read_setup(raw: Any, variant: TockVariant) -> TockState:
     state.cycle_counts = counts
     for colour in range(n):
         state.check_win(colour)
+    if state.winners is not None:  # as in TAC and Tac-Tik: a won position is no running game
+        raise RecordError(ErrorCode.BAD_SETUP, child(path, "marbles"), "A side already has every marble home.")
     last_seat: int | None = None
     last_card: str | None = None
     if "last" in obj:
         lpath = child(path, "last")
         action = parse_action(obj["last"], lpath, board)
-        if state.winners is not None:
-            raise RecordError(ErrorCode.BAD_SETUP, lpath, "The game was already over before `last`.")
         state.apply_unchecked_hand(action, lpath)
         last_seat, last_card = action.seat, action.card
     if "to_move" in obj:

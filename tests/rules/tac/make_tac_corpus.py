@@ -1483,6 +1483,22 @@ case(
     turns=[],
 )
 case(
+    "setup_fifth_tac_in_hands",
+    "deck_mismatch (too many copies, as in Tac-Tik and Tock): the setup's hands hold 5 of the 4 TAC cards",
+    invalid("deck_mismatch", "/setup/hands"),
+    marbles=[[10], [], [], []],
+    hands=[["tac", "tac"], ["tac"], ["tac"], ["tac"]],
+    turns=[],
+)
+case(
+    "setup_side_already_home",
+    "bad_setup: a side already has every marble home (as in Tac-Tik and Tock)",
+    invalid("bad_setup", "/setup/marbles"),
+    marbles=[["H0:1", "H0:2", "H0:3", "H0:4"], [], ["H2:1", "H2:2", "H2:3", "H2:4"], []],
+    hands=[["9"], ["9"], ["9"], ["9"]],
+    turns=[],
+)
+case(
     "bad_variant_mode",
     "spec 4: mode is teams, ffa3, 2v1 or coop",
     invalid("bad_variant", "/variant/mode"),

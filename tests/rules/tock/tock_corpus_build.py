@@ -1440,15 +1440,15 @@ def extra_rules() -> None:
     home0 = ["H0:1", "H0:2", "H0:3", "H0:4"]
     record(
         "setup_game_over_turn_invalid",
-        "A setup whose game is already won: any turn comes after the end.",
-        invalid("game_already_over", T0),
+        "A setup whose game is already won is bad_setup (as in TAC and Tac-Tik), turns or not.",
+        invalid("bad_setup", "/setup/marbles"),
         setup_=setup([home0, [10], [], []], [NO, ["5"], NO, NO], dealer=0),
         turns=[mv(1, "5", [10, 15])],
     )
     record(
-        "setup_game_over_complete_valid",
-        "A setup whose game is already won is complete.",
-        valid(True),
+        "setup_game_over_no_turns_invalid",
+        "A setup whose game is already won is bad_setup even with no turn (no result without play).",
+        invalid("bad_setup", "/setup/marbles"),
         setup_=setup([home0, [10], [], []], [NO, ["5"], NO, NO], dealer=0),
         turns=[],
         result={"winners": [0]},
