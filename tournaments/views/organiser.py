@@ -287,6 +287,20 @@ AUDIT_LABELS = {
     "result_confirmed": gettext_lazy("Result confirmed"),
     "result_rejected": gettext_lazy("Result rejected"),
     "result_overridden": gettext_lazy("Result set by an organiser"),
+    "result_reported_from_record": gettext_lazy("Result reported from a game record"),
+    "tournament_updated": gettext_lazy("Tournament settings changed"),
+    "round_discarded": gettext_lazy("Round discarded"),
+    "table_scheduled": gettext_lazy("Table scheduled"),
+    "forbidden_pair_added": gettext_lazy("Entrants to be kept apart"),
+    "forbidden_pair_removed": gettext_lazy("Entrants no longer kept apart"),
+    "board_added": gettext_lazy("Board added"),
+    "entrant_accessibility_set": gettext_lazy("Accessible table need changed"),
+    "round_boards_assigned": gettext_lazy("Boards assigned to a round"),
+    "rating_policy_update": gettext_lazy("Rating policy changed"),
+    "entrants_seed_from_ratings": gettext_lazy("Entrants seeded from ratings"),
+    "game_record_submitted": gettext_lazy("Game record submitted"),
+    "game_record_verified": gettext_lazy("Game record verified"),
+    "game_records_imported": gettext_lazy("Game records imported"),
 }
 
 WARNING_LABELS = {
