@@ -164,6 +164,8 @@ def svg_labels() -> dict[str, str]:
         "banned": _("banned"),
         "mirror": _("Mirrored"),
         "plus3": _("+3 by {name}"),
+        # Translators: a label and its value in the replay board, e.g. "Stack: 3".
+        "label_value": _("{label}: {value}"),
     }
 
 

@@ -56,6 +56,7 @@ DEFAULT_LABELS: dict[str, str] = {
     "banned": "banned",
     "mirror": "Mirrored",
     "plus3": "+3 by {name}",
+    "label_value": "{label}: {value}",
 }
 
 
@@ -105,6 +106,10 @@ class Labels:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):
             return template
+
+    def pair(self, key: str, value: Any) -> str:
+        """A label and its value ("Stack: 3"; French puts a space before the colon)."""
+        return self.get("label_value", label=self.get(key), value=value)
 
     def seat(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.seat_names):

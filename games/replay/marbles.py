@@ -283,7 +283,7 @@ def render(
                 marble_r * 0.9,
                 seat,
                 colour,
-                f"{name}: {text.get('prefield')} ({count})",
+                f"{name}: {text.pair('prefield', count)}",
                 "marble prefield",
                 dashed_ring=False,
             )
@@ -312,7 +312,7 @@ def render(
             68,
             fill="#fff",
             label=shorten(label, 8),
-            title=f"{text.get('last_card')}: {card}" + (f" ({card_as})" if card_as else ""),
+            title=text.pair('last_card', card) + (f" ({card_as})" if card_as else ""),
             outline=outline,
             css_class="last-card" + (" invalid" if invalid else ""),
             dashed=invalid,

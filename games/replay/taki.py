@@ -165,7 +165,7 @@ def render(
         stroke_width="2",
         rx="5",
         class_="stock",
-        title=f"{text.get('stock')}: {stock}",
+        title=text.pair('stock', stock),
     )
     svg.text(
         stock_x + CARD_W * 0.8,
@@ -190,9 +190,9 @@ def render(
     notes: list[str] = []
     lead = snapshot.get("lead_color")
     if isinstance(lead, str) and lead:
-        notes.append(f"{text.get('lead')}: {lead}")
+        notes.append(text.pair('lead', lead))
     if snapshot.get("open_taki"):
-        notes.append(f"{text.get('open_taki')}: {snapshot.get('open_taki')}")
+        notes.append(text.pair('open_taki', snapshot.get('open_taki')))
     pending = snapshot.get("pending_draw")
     if isinstance(pending, int) and pending > 0:
         notes.append(text.get("pending_draw", n=pending))

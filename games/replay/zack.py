@@ -168,7 +168,7 @@ def render(
             fill=fill,
             stroke=INK,
             stroke_width="0.8",
-            title=f"{text.get('colours')}: {colour_name}",
+            title=text.pair('colours', colour_name),
         )
         svg.text(
             24,
@@ -190,7 +190,7 @@ def render(
             font_weight="700" if marker or suffix else "400",
             class_="obliged" if marker else None,
         )
-        svg.text(42, y + 28, f"{text.get('collected')}: {got}", font_size="10", fill=MUTED)
+        svg.text(42, y + 28, text.pair('collected', got), font_size="10", fill=MUTED)
         if stack:
             _card(
                 svg,
@@ -208,7 +208,7 @@ def render(
         svg.text(
             WIDTH - 80,
             y + 20,
-            f"{text.get('stack')}: {len(stack)}",
+            text.pair('stack', len(stack)),
             font_size="11",
             fill=INK,
             class_="stack-count",
