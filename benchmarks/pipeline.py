@@ -46,9 +46,11 @@ def _worker(database_url: str) -> subprocess.Popen[bytes]:
             mine = sorted(os.sched_getaffinity(0))[0]
             os.sched_setaffinity(0, (cores - {mine}) or cores)
 
+    # No --without-heartbeat: without the heartbeat timer the solo worker's event loop can sleep for
+    # 10 s with a delivered message waiting (measured: 3.5 instead of 22 TAKI records/s).
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning", "-n", name,
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+         "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, preexec_fn=other_cores,
     )
     deadline = time.monotonic() + 60
