@@ -41,8 +41,9 @@ class RawBodyParser(BaseParser):
         limit = self.limit_setting()
         data = stream.read(limit + 1)
         if len(data) > limit:
-            raise TournamentError(ErrorCode.RECORD_TOO_LARGE, _("The body is larger than %(limit)s bytes.") % {"limit": limit},
-                                  limit=limit)
+            raise TournamentError(
+                ErrorCode.RECORD_TOO_LARGE, _("The body is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit
+            )
         return bytes(data)
 
 
@@ -183,8 +184,10 @@ class TableRecordsApi(APIView):
             elif isinstance(request.data.get("record"), str):
                 data, source = request.data["record"], GameRecord.Source.PASTE
             else:
-                raise TournamentError(ErrorCode.INVALID_INPUT,
-                                      _("Send the record as a JSON body, a file field `file` or a form field `record`."))
+                raise TournamentError(
+                    ErrorCode.INVALID_INPUT,
+                    _("Send the record as a JSON body, a file field `file` or a form field `record`."),
+                )
         record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
         record.refresh_from_db()
         return Response(record_data(record), status=201)
@@ -204,7 +207,10 @@ class TournamentRecordsApi(APIView):
         status = request.query_params.get("status")
         if status:
             if status not in GameRecord.Status.values:
-                raise TournamentError(ErrorCode.INVALID_INPUT, _("Unknown status %(status)s.") % {"status": repr(status)})
+                raise TournamentError(
+                    ErrorCode.INVALID_INPUT,
+                    _("Unknown status %(status)s.") % {"status": repr(status)},
+                )
             records = records.filter(status=status)
         return Response([record_data(r) for r in records[:1000]])
 

@@ -101,11 +101,16 @@ def record_parse(data: bytes | str) -> ParsedRecord:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TournamentError(ErrorCode.RECORD_UNREADABLE, _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason}) from exc
+        raise TournamentError(
+            ErrorCode.RECORD_UNREADABLE,
+            _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason},
+        ) from exc
     depth = int(settings.API_JSON_MAX_DEPTH)
     if _raw_depth_exceeds(text, depth):
-        raise TournamentError(ErrorCode.JSON_TOO_DEEP, _("The record is nested more than %(depth)s levels deep.") % {"depth": depth},
-                              limit=depth)
+        raise TournamentError(
+            ErrorCode.JSON_TOO_DEEP, _("The record is nested more than %(depth)s levels deep.") % {"depth": depth},
+            limit=depth,
+        )
     try:
         doc = load_json(text)
     except RecordError as err:
@@ -133,7 +138,8 @@ def _check_game(doc: dict[str, Any], tournament: Tournament, profile: GameProfil
     game = doc.get("game")
     if game != tournament.game:
         raise TournamentError(
-            ErrorCode.RECORD_GAME_MISMATCH, _("The record is a game of %(record)s, the tournament plays %(tournament)s.")
+            ErrorCode.RECORD_GAME_MISMATCH,
+            _("The record is a game of %(record)s, the tournament plays %(tournament)s.")
             % {"record": repr(game), "tournament": repr(tournament.game)},
         )
     variant = doc.get("variant", {})
@@ -146,7 +152,10 @@ def _check_game(doc: dict[str, Any], tournament: Tournament, profile: GameProfil
     try:
         found = dict(profile_for(profile.game, named).variant)
     except ProfileError as exc:
-        raise TournamentError(ErrorCode.RECORD_GAME_MISMATCH, _("The record's variant does not fit: %(error)s") % {"error": exc}) from exc
+        raise TournamentError(
+            ErrorCode.RECORD_GAME_MISMATCH,
+            _("The record's variant does not fit: %(error)s") % {"error": exc},
+        ) from exc
     if found != expected:
         differ = sorted(key for key in expected if found.get(key) != expected[key])
         raise TournamentError(
@@ -174,10 +183,16 @@ def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
     out = []
     for i, item in enumerate(players):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not isinstance(item.get("seats"), list):
-            raise _mismatch(_("Player %(index)s of the record needs a name and a list of seats.") % {"index": i}, path=f"/players/{i}")
+            raise _mismatch(
+                _("Player %(index)s of the record needs a name and a list of seats.") % {"index": i},
+                path=f"/players/{i}",
+            )
         seats = item["seats"]
         if any(isinstance(s, bool) or not isinstance(s, int) for s in seats):
-            raise _mismatch(_("The seats of player %(index)s must be whole numbers.") % {"index": i}, path=f"/players/{i}/seats")
+            raise _mismatch(
+                _("The seats of player %(index)s must be whole numbers.") % {"index": i},
+                path=f"/players/{i}/seats",
+            )
         out.append((item["name"], item.get("id"), list(seats)))
     return out
 
@@ -237,7 +252,10 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
         match = _match_player(name, pid, index, candidates, at_table=True)
         for seat in seats:
             if seat in owner:
-                raise _mismatch(_("Seat %(seat)s is held by two players in the record.") % {"seat": seat}, path=f"/players/{index}/seats")
+                raise _mismatch(
+                    _("Seat %(seat)s is held by two players in the record.") % {"seat": seat},
+                    path=f"/players/{index}/seats",
+                )
             owner[seat] = match.entrant_id
     n = len(owner)
     if sorted(owner) != list(range(n)):
@@ -255,7 +273,10 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
             raise _mismatch(
                 _("The players of %(name)s hold seats %(seats)s in the record; "
                   "they must hold exactly one side, one of: %(sides)s.")
-                % {"name": names[entrant_id], "seats": sorted(seats), "sides": ", ".join(str(sorted(s)) for s in sides)},
+                % {
+                    "name": names[entrant_id], "seats": sorted(seats),
+                    "sides": ", ".join(str(sorted(s)) for s in sides),
+                },
             )
     return [owner[s] for s in range(n)]
 
@@ -295,7 +316,10 @@ def _create_record(
                 seat_entrants=seat_entrants,
             )
     except IntegrityError as exc:
-        raise TournamentError(ErrorCode.RECORD_DUPLICATE, _("This record was already submitted for this table.")) from exc
+        raise TournamentError(
+            ErrorCode.RECORD_DUPLICATE,
+            _("This record was already submitted for this table."),
+        ) from exc
     audit_record(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
                  actor_entrant=entrant, data={"table": table.pk, "source": source, "sha256": parsed.sha256})
     return record
@@ -516,9 +540,15 @@ def _zip_entries(data: bytes) -> list[ImportEntry]:
         members = [m for m in archive.infolist() if not m.is_dir() and m.filename.lower().endswith(".json")
                    and not m.filename.startswith("__MACOSX/")]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
-        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, _("The ZIP file cannot be read: %(error)s.") % {"error": exc}) from exc
+        raise TournamentError(
+            ErrorCode.IMPORT_UNREADABLE,
+            _("The ZIP file cannot be read: %(error)s.") % {"error": exc},
+        ) from exc
     if len(members) > max_import_items():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, _("The ZIP file holds more than %(max)s records.") % {"max": max_import_items()})
+        raise TournamentError(
+            ErrorCode.IMPORT_TOO_LARGE,
+            _("The ZIP file holds more than %(max)s records.") % {"max": max_import_items()},
+        )
     if sum(m.file_size for m in members) > max_import_uncompressed():
         raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, _("The ZIP file unpacks to too much data."))
     limit = max_record_bytes()
@@ -533,7 +563,12 @@ def _zip_entries(data: bytes) -> list[ImportEntry]:
             with archive.open(member) as handle:
                 content = handle.read(limit + 1)  # never trust the declared size (zip bomb)
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError, ValueError) as exc:
-            entries.append(ImportEntry(name, None, ErrorCode.RECORD_UNREADABLE, _("The member cannot be read: %(error)s.") % {"error": exc}))
+            entries.append(ImportEntry(
+                name,
+                None,
+                ErrorCode.RECORD_UNREADABLE,
+                _("The member cannot be read: %(error)s.") % {"error": exc},
+            ))
             continue
         if len(content) > limit:
             entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE,
@@ -553,7 +588,10 @@ def _jsonl_entries(data: bytes) -> list[ImportEntry]:
         for number, line in enumerate(text.splitlines(), start=1) if line.strip()
     ]
     if len(entries) > max_import_items():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, _("The file holds more than %(max)s records.") % {"max": max_import_items()})
+        raise TournamentError(
+            ErrorCode.IMPORT_TOO_LARGE,
+            _("The file holds more than %(max)s records.") % {"max": max_import_items()},
+        )
     return entries
 
 
@@ -574,7 +612,10 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
     if not can_import_records(actor, tournament):
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser may import game records."))
     if len(data) > max_import_bytes():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, _("The file is larger than %(limit)s bytes.") % {"limit": max_import_bytes()})
+        raise TournamentError(
+            ErrorCode.IMPORT_TOO_LARGE,
+            _("The file is larger than %(limit)s bytes.") % {"limit": max_import_bytes()},
+        )
     entries = import_entries(data)
     tournament = lock_tournament(tournament.pk)
     batch = ImportBatch.objects.create(
@@ -605,7 +646,10 @@ def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:
     if round_no is not None and table_no is not None:
         table = tables.filter(round__number=round_no, number=table_no).first()
         if table is None:
-            raise TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND, _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no})
+            raise TournamentError(
+                ErrorCode.RECORD_TABLE_NOT_FOUND,
+                _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
+            )
         return table
     members = [
         _SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=m.entrant_id)
@@ -613,7 +657,7 @@ def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:
     ]
     entrants = {
         _match_player(name, pid, i, members, at_table=False).entrant_id
-        for i, (name, pid, _) in enumerate(_record_players(doc))
+        for i, (name, pid, _seats) in enumerate(_record_players(doc))
     }
     candidates = (
         tables.exclude(round__status=Round.Status.DRAFT).filter(seats__entrant__in=entrants)

@@ -30,8 +30,11 @@ def _int(params: Mapping[str, Any], name: str, default: int | None, low: int, hi
     if not value:
         return default
     if not value.isdigit() or not low <= int(value) <= high:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(name)s” must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
-                              field=name)
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("“%(name)s” must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
+            field=name,
+        )
     return int(value)
 
 

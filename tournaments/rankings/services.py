@@ -220,7 +220,8 @@ def rating_policy_update(*, actor: Any, tournament: Tournament, time_limit_games
     if time_limit_games not in RatingPolicy.TimeLimitGames.values:
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            _("time_limit_games must be one of %(choices)s.") % {"choices": ", ".join(RatingPolicy.TimeLimitGames.values)},
+            _("time_limit_games must be one of %(choices)s.")
+            % {"choices": ", ".join(RatingPolicy.TimeLimitGames.values)},
         )
     policy, _created = RatingPolicy.objects.get_or_create(tournament=tournament)
     if policy.time_limit_games != time_limit_games:

@@ -90,12 +90,19 @@ def _register(
         raise TournamentError(ErrorCode.INVALID_INPUT, _("The rating must be a number."))
     if isinstance(group, bool) or not isinstance(group, int) or not 1 <= group <= tournament.group_count:
         raise TournamentError(
-            ErrorCode.INVALID_INPUT, _("The group must be a whole number from 1 to %(max)s.") % {"max": tournament.group_count}
+            ErrorCode.INVALID_INPUT,
+            _("The group must be a whole number from 1 to %(max)s.") % {"max": tournament.group_count},
         )
     if Entrant.objects.filter(tournament=tournament, name__iexact=name).exists():
-        raise TournamentError(ErrorCode.ENTRANT_NAME_TAKEN, _("An entrant named “%(name)s” is already registered.") % {"name": name})
+        raise TournamentError(
+            ErrorCode.ENTRANT_NAME_TAKEN,
+            _("An entrant named “%(name)s” is already registered.") % {"name": name},
+        )
     if seed is not None and Entrant.objects.filter(tournament=tournament, seed=seed).exists():
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Seed %(seed)s is already given to another entrant.") % {"seed": seed})
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Seed %(seed)s is already given to another entrant.") % {"seed": seed},
+        )
     club_row = None
     if club:
         club_row, _created = Club.objects.get_or_create(name=_clean_name(club, "club name", 100))
@@ -111,7 +118,8 @@ def _register(
     taken = EntrantMember.objects.filter(tournament=tournament, player__in=players).select_related("player").first()
     if taken is not None:
         raise TournamentError(
-            ErrorCode.PLAYER_ALREADY_ENTERED, _("%(name)s already plays for another entrant.") % {"name": taken.player.name}
+            ErrorCode.PLAYER_ALREADY_ENTERED,
+            _("%(name)s already plays for another entrant.") % {"name": taken.player.name},
         )
     try:
         with transaction.atomic():
@@ -124,7 +132,10 @@ def _register(
                 for i, player in enumerate(players)
             )
     except IntegrityError as exc:
-        raise TournamentError(ErrorCode.ENTRANT_NAME_TAKEN, _("An entrant named “%(name)s” is already registered.") % {"name": name}) from exc
+        raise TournamentError(
+            ErrorCode.ENTRANT_NAME_TAKEN,
+            _("An entrant named “%(name)s” is already registered.") % {"name": name},
+        ) from exc
     return entrant
 
 
@@ -170,7 +181,10 @@ def _csv_int(value: str, column: str) -> int | None:
     try:
         return int(value)
     except ValueError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(column)s” must be a whole number, not “%(value)s”.") % {"column": column, "value": value}) from exc
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("“%(column)s” must be a whole number, not “%(value)s”.") % {"column": column, "value": value},
+        ) from exc
 
 
 def _csv_float(value: str, column: str) -> float | None:
@@ -180,7 +194,10 @@ def _csv_float(value: str, column: str) -> float | None:
     try:
         number = float(value)
     except ValueError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(column)s” must be a number, not “%(value)s”.") % {"column": column, "value": value}) from exc
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("“%(column)s” must be a number, not “%(value)s”.") % {"column": column, "value": value},
+        ) from exc
     if number != number or number in (float("inf"), float("-inf")):
         raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(column)s” must be a finite number.") % {"column": column})
     return number
@@ -205,7 +222,11 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     try:
         rows = list(reader)
     except csv.Error as exc:
-        raise TournamentError(ErrorCode.INVALID_CSV, _("The CSV file cannot be read: %(error)s") % {"error": exc}, rows=[]) from exc
+        raise TournamentError(
+            ErrorCode.INVALID_CSV,
+            _("The CSV file cannot be read: %(error)s") % {"error": exc},
+            rows=[],
+        ) from exc
     header = [h.strip().lower() for h in rows[0]]
     if "name" not in header:
         raise TournamentError(ErrorCode.INVALID_CSV, _("The first row must be a header with a 'name' column."), rows=[])
@@ -218,7 +239,9 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     data_rows = [(number, row) for number, row in enumerate(rows[1:], start=2) if any(c.strip() for c in row)]
     if len(data_rows) > settings.ENTRANT_IMPORT_MAX_ROWS:
         raise TournamentError(
-            ErrorCode.INVALID_CSV, _("At most %(max)s rows can be imported at once.") % {"max": settings.ENTRANT_IMPORT_MAX_ROWS}, rows=[]
+            ErrorCode.INVALID_CSV,
+            _("At most %(max)s rows can be imported at once.") % {"max": settings.ENTRANT_IMPORT_MAX_ROWS},
+            rows=[],
         )
     if not data_rows:
         raise TournamentError(ErrorCode.INVALID_CSV, _("The CSV file has no entrants."), rows=[])
@@ -226,7 +249,8 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     entrants: list[Entrant] = []
     for number, row in data_rows:
         if len(row) != len(header):
-            errors.append({"row": number, "message": _("Expected %(expected)s columns, found %(found)s.") % {"expected": len(header), "found": len(row)}})
+            message = _("Expected %(expected)s columns, found %(found)s.") % {"expected": len(header), "found": len(row)}
+            errors.append({"row": number, "message": message})
             continue
         values = dict(zip(header, row, strict=True))
         players = [p for p in values.get("players", "").split(";") if p.strip()]

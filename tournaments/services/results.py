@@ -148,7 +148,9 @@ def result_lines(
     at_max = [e for e in seated if score_map[e] == profile.score_max]
     if kind == "normal":
         if len(at_max) != 1:
-            raise _invalid(_("A finished game has exactly one winner with %(max)s marbles home.") % {"max": profile.score_max})
+            raise _invalid(
+                _("A finished game has exactly one winner with %(max)s marbles home.") % {"max": profile.score_max},
+            )
         if winner is not None and winner != at_max[0]:
             raise _invalid(_("The winner is the entrant with %(max)s marbles home.") % {"max": profile.score_max})
         winner_index: int | None = seated.index(at_max[0])

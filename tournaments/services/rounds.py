@@ -161,7 +161,10 @@ def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -
 def _finishing_order(table: Table) -> list[int]:
     final = table.results.filter(state__in=Result.FINAL_STATES).first()
     if final is None:
-        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, _("Table %(number)s has no final result yet.") % {"number": table.number})
+        raise TournamentError(
+            ErrorCode.ROUND_IN_PROGRESS,
+            _("Table %(number)s has no final result yet.") % {"number": table.number},
+        )
     lines = sorted(final.scores.all(), key=lambda s: (s.placing or 99, -(s.score or 0), s.entrant_id))
     return [line.entrant_id for line in lines]
 
@@ -255,7 +258,10 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         standings_recompute_locked(tournament)
     request = pairing_request_build(tournament)
     if len(request.entrants) < 2:
-        raise TournamentError(ErrorCode.NOT_ENOUGH_ENTRANTS, _("At least two active entrants are needed to pair a round."))
+        raise TournamentError(
+            ErrorCode.NOT_ENOUGH_ENTRANTS,
+            _("At least two active entrants are needed to pair a round."),
+        )
     try:
         result, stage = _next_pairing(tournament, request)
         if result is None:

@@ -57,7 +57,8 @@ def _points_list(value: Sequence[float] | None, profile: GameProfile) -> list[fl
     if len(points) != profile.entrants_per_table:
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            _("Points by placing need one value per place at the table (%(count)s).") % {"count": profile.entrants_per_table},
+            _("Points by placing need one value per place at the table (%(count)s).")
+            % {"count": profile.entrants_per_table},
         )
     if any(p < 0 or p > 1000 for p in points) or points != sorted(points, reverse=True):
         raise TournamentError(
@@ -127,7 +128,11 @@ def tournament_create(
     except ProfileError as exc:
         raise TournamentError(ErrorCode.INVALID_VARIANT, str(exc)) from exc
     if format not in FORMATS:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Unknown format “%(format)s”. Choose one of %(choices)s.") % {"format": format, "choices": ", ".join(FORMATS)})
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Unknown format “%(format)s”. Choose one of %(choices)s.")
+            % {"format": format, "choices": ", ".join(FORMATS)},
+        )
     if first_round not in FIRST_ROUND_MODES:
         raise TournamentError(ErrorCode.INVALID_INPUT, _("The first round is paired by seed, rating or random."))
     rounds_planned = _small_int(
@@ -218,7 +223,10 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     require_organiser(actor, tournament)
     unknown = sorted(set(changes) - UPDATABLE)
     if unknown:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("These settings cannot be changed: %(names)s.") % {"names": ", ".join(unknown)})
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("These settings cannot be changed: %(names)s.") % {"names": ", ".join(unknown)},
+        )
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     if BEFORE_FIRST_ROUND & set(changes) and tournament.rounds.exists():
