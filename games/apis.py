@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -40,7 +41,9 @@ class RawBodyParser(BaseParser):
         limit = self.limit_setting()
         data = stream.read(limit + 1)
         if len(data) > limit:
-            raise TournamentError(ErrorCode.RECORD_TOO_LARGE, f"The body is larger than {limit} bytes.", limit=limit)
+            raise TournamentError(
+                ErrorCode.RECORD_TOO_LARGE, _("The body is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit
+            )
         return bytes(data)
 
 
@@ -68,7 +71,7 @@ def _upload(request: Request, limit: int, too_large: ErrorCode) -> tuple[bytes, 
         return None
     data = upload.read(limit + 1)
     if len(data) > limit:
-        raise TournamentError(too_large, f"The file is larger than {limit} bytes.", limit=limit)
+        raise TournamentError(too_large, _("The file is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit)
     return data, str(upload.name or "")
 
 
@@ -181,8 +184,10 @@ class TableRecordsApi(APIView):
             elif isinstance(request.data.get("record"), str):
                 data, source = request.data["record"], GameRecord.Source.PASTE
             else:
-                raise TournamentError(ErrorCode.INVALID_INPUT,
-                                      "Send the record as a JSON body, a file field `file` or a form field `record`.")
+                raise TournamentError(
+                    ErrorCode.INVALID_INPUT,
+                    _("Send the record as a JSON body, a file field `file` or a form field `record`."),
+                )
         record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
         record.refresh_from_db()
         return Response(record_data(record), status=201)
@@ -202,7 +207,10 @@ class TournamentRecordsApi(APIView):
         status = request.query_params.get("status")
         if status:
             if status not in GameRecord.Status.values:
-                raise TournamentError(ErrorCode.INVALID_INPUT, f"Unknown status {status!r}.")
+                raise TournamentError(
+                    ErrorCode.INVALID_INPUT,
+                    _("Unknown status %(status)s.") % {"status": repr(status)},
+                )
             records = records.filter(status=status)
         return Response([record_data(r) for r in records[:1000]])
 
@@ -219,7 +227,7 @@ class RecordConflictsApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_get_visible(user=request.user, slug=slug)
         if not is_organiser(request.user, tournament):
-            raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only an organiser sees the conflicts.")
+            raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser sees the conflicts."))
         return Response([
             {"table": c["table"].pk, "round_number": c["table"].round.number, "table_number": c["table"].number,
              "record": c["record"].pk, "result": c["result"].pk, "expected": c["expected"]}
@@ -274,7 +282,7 @@ class RecordImportApi(APIView):
         else:
             upload = _upload(request, services.max_import_bytes(), ErrorCode.IMPORT_TOO_LARGE)
             if upload is None:
-                raise TournamentError(ErrorCode.INVALID_INPUT, "Send the file as a multipart field `file`.")
+                raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the file as a multipart field `file`."))
             data, filename = upload
         batch = services.records_import(tournament=tournament, actor=request.user, filename=filename, data=data)
         batch.refresh_from_db()

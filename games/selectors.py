@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from games import settle
 from games.models import GameRecord, ImportBatch, RecordVerdict
@@ -123,7 +124,7 @@ def table_visible_or_404(*, user: Any, table_id: int, token: str | None = None) 
             return table
         if not draft and (tournament.is_public or reporting_entrant(user, token, table) is not None):
             return table
-    raise TournamentError(ErrorCode.NOT_FOUND, "No such table.")
+    raise TournamentError(ErrorCode.NOT_FOUND, _("No such table."))
 
 
 def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
@@ -131,7 +132,7 @@ def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
 
     batch = ImportBatch.objects.select_related("tournament").filter(pk=batch_id).first()
     if batch is None or not is_organiser(user, batch.tournament):
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such import.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such import."))
     return batch
 
 

@@ -19,7 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import settle
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
@@ -94,26 +95,32 @@ def record_parse(data: bytes | str) -> ParsedRecord:
     limit = max_record_bytes()
     if len(raw) > limit:
         raise TournamentError(
-            ErrorCode.RECORD_TOO_LARGE, f"The record is larger than {limit} bytes.", limit=limit, size=len(raw)
+            ErrorCode.RECORD_TOO_LARGE, _("The record is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit,
+            size=len(raw),
         )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TournamentError(ErrorCode.RECORD_UNREADABLE, f"The record is not UTF-8 text ({exc.reason}).") from exc
+        raise TournamentError(
+            ErrorCode.RECORD_UNREADABLE,
+            _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason},
+        ) from exc
     depth = int(settings.API_JSON_MAX_DEPTH)
     if _raw_depth_exceeds(text, depth):
-        raise TournamentError(ErrorCode.JSON_TOO_DEEP, f"The record is nested more than {depth} levels deep.",
-                              limit=depth)
+        raise TournamentError(
+            ErrorCode.JSON_TOO_DEEP, _("The record is nested more than %(depth)s levels deep.") % {"depth": depth},
+            limit=depth,
+        )
     try:
         doc = load_json(text)
     except RecordError as err:
         raise TournamentError(ErrorCode.RECORD_UNREADABLE, err.message) from err
     if not isinstance(doc, dict):
-        raise TournamentError(ErrorCode.RECORD_UNREADABLE, "A record must be a JSON object.")
+        raise TournamentError(ErrorCode.RECORD_UNREADABLE, _("A record must be a JSON object."))
     actions = _action_count(doc)
     if actions > max_record_actions():
         raise TournamentError(
-            ErrorCode.RECORD_TOO_LARGE, f"The record has more than {max_record_actions()} actions.",
+            ErrorCode.RECORD_TOO_LARGE, _("The record has more than %(max)s actions.") % {"max": max_record_actions()},
             limit=max_record_actions(), actions=actions,
         )
     return ParsedRecord(text=text, doc=doc, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
@@ -131,11 +138,13 @@ def _check_game(doc: dict[str, Any], tournament: Tournament, profile: GameProfil
     game = doc.get("game")
     if game != tournament.game:
         raise TournamentError(
-            ErrorCode.RECORD_GAME_MISMATCH, f"The record is a game of {game!r}, the tournament plays {tournament.game!r}.",
+            ErrorCode.RECORD_GAME_MISMATCH,
+            _("The record is a game of %(record)s, the tournament plays %(tournament)s.")
+            % {"record": repr(game), "tournament": repr(tournament.game)},
         )
     variant = doc.get("variant", {})
     if not isinstance(variant, dict):
-        raise TournamentError(ErrorCode.RECORD_GAME_MISMATCH, "The record's variant must be a JSON object.")
+        raise TournamentError(ErrorCode.RECORD_GAME_MISMATCH, _("The record's variant must be a JSON object."))
     expected = dict(profile.variant)
     if "seats" in expected and seated < profile.entrants_per_table:
         expected["seats"] = seated * profile.players_per_entrant  # a short-handed table plays with fewer seats
@@ -143,13 +152,19 @@ def _check_game(doc: dict[str, Any], tournament: Tournament, profile: GameProfil
     try:
         found = dict(profile_for(profile.game, named).variant)
     except ProfileError as exc:
-        raise TournamentError(ErrorCode.RECORD_GAME_MISMATCH, f"The record's variant does not fit: {exc}") from exc
+        raise TournamentError(
+            ErrorCode.RECORD_GAME_MISMATCH,
+            _("The record's variant does not fit: %(error)s") % {"error": exc},
+        ) from exc
     if found != expected:
         differ = sorted(key for key in expected if found.get(key) != expected[key])
         raise TournamentError(
             ErrorCode.RECORD_GAME_MISMATCH,
-            "The record's variant differs from the tournament's in: "
-            + ", ".join(f"{k} (record {found.get(k)!r}, tournament {expected[k]!r})" for k in differ) + ".",
+            _("The record's variant differs from the tournament's in: %(differences)s.") % {"differences": ", ".join(
+                _("%(key)s (record %(record)s, tournament %(tournament)s)")
+                % {"key": k, "record": repr(found.get(k)), "tournament": repr(expected[k])}
+                for k in differ
+            )},
             expected=expected, found=found,
         )
 
@@ -164,19 +179,28 @@ class _SeatedPlayer:
 def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
     players = doc.get("players")
     if not isinstance(players, list) or not players:
-        raise _mismatch("The record has no list of players.")
+        raise _mismatch(_("The record has no list of players."))
     out = []
     for i, item in enumerate(players):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not isinstance(item.get("seats"), list):
-            raise _mismatch(f"Player {i} of the record needs a name and a list of seats.", path=f"/players/{i}")
+            raise _mismatch(
+                _("Player %(index)s of the record needs a name and a list of seats.") % {"index": i},
+                path=f"/players/{i}",
+            )
         seats = item["seats"]
         if any(isinstance(s, bool) or not isinstance(s, int) for s in seats):
-            raise _mismatch(f"The seats of player {i} must be whole numbers.", path=f"/players/{i}/seats")
+            raise _mismatch(
+                _("The seats of player %(index)s must be whole numbers.") % {"index": i},
+                path=f"/players/{i}/seats",
+            )
         out.append((item["name"], item.get("id"), list(seats)))
     return out
 
 
-def _match_player(name: str, pid: Any, index: int, candidates: list[_SeatedPlayer], where: str) -> _SeatedPlayer:
+def _match_player(
+    name: str, pid: Any, index: int, candidates: list[_SeatedPlayer], *, at_table: bool
+) -> _SeatedPlayer:
+    """The candidate a record player names; `at_table`: candidates are the table's (else the tournament's)."""
     if pid is not None and not isinstance(pid, bool):
         wanted: int | None = None
         if isinstance(pid, int):
@@ -185,14 +209,22 @@ def _match_player(name: str, pid: Any, index: int, candidates: list[_SeatedPlaye
             wanted = int(pid.strip())
         found = [c for c in candidates if c.player_id == wanted]
         if not found:
-            raise _mismatch(f"Player {name!r} (id {pid!r}) of the record is not a player {where}.", path=f"/players/{index}")
+            message = (_("Player %(name)s (id %(id)s) of the record is not a player at this table.") if at_table
+                       else _("Player %(name)s (id %(id)s) of the record is not a player of this tournament."))
+            raise _mismatch(message % {"name": repr(name), "id": repr(pid)}, path=f"/players/{index}")
         return found[0]
     found = [c for c in candidates if c.name.strip().casefold() == name.strip().casefold()]
     if not found:
-        raise _mismatch(f"Player {name!r} of the record is not a player {where}; give the player's id or exact name.",
-                        path=f"/players/{index}")
+        message = (
+            _("Player %(name)s of the record is not a player at this table; give the player's id or exact name.")
+            if at_table else
+            _("Player %(name)s of the record is not a player of this tournament; give the player's id or exact name.")
+        )
+        raise _mismatch(message % {"name": repr(name)}, path=f"/players/{index}")
     if len({c.player_id for c in found}) > 1:
-        raise _mismatch(f"The name {name!r} is ambiguous {where}; give the player's id.", path=f"/players/{index}")
+        message = (_("The name %(name)s is ambiguous at this table; give the player's id.") if at_table
+                   else _("The name %(name)s is ambiguous in this tournament; give the player's id."))
+        raise _mismatch(message % {"name": repr(name)}, path=f"/players/{index}")
     return found[0]
 
 
@@ -217,27 +249,34 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
     ]
     owner: dict[int, int] = {}
     for index, (name, pid, seats) in enumerate(_record_players(doc)):
-        match = _match_player(name, pid, index, candidates, "at this table")
+        match = _match_player(name, pid, index, candidates, at_table=True)
         for seat in seats:
             if seat in owner:
-                raise _mismatch(f"Seat {seat} is held by two players in the record.", path=f"/players/{index}/seats")
+                raise _mismatch(
+                    _("Seat %(seat)s is held by two players in the record.") % {"seat": seat},
+                    path=f"/players/{index}/seats",
+                )
             owner[seat] = match.entrant_id
     n = len(owner)
     if sorted(owner) != list(range(n)):
-        raise _mismatch(f"The record's players must hold the seats 0 to {n - 1}.")
+        raise _mismatch(_("The record's players must hold the seats 0 to %(last)s.") % {"last": n - 1})
     by_entrant: dict[int, set[int]] = {}
     for seat, entrant_id in owner.items():
         by_entrant.setdefault(entrant_id, set()).add(seat)
     names = {seat.entrant_id: seat.entrant.name for seat in seated}
     missing = [names[e] for e in names if e not in by_entrant]
     if missing:
-        raise _mismatch(f"No player of {', '.join(missing)} is in the record.", missing=missing)
+        raise _mismatch(_("No player of %(names)s is in the record.") % {"names": ", ".join(missing)}, missing=missing)
     sides = [{s} for s in range(n)] if profile.players_per_entrant == 1 else _teams(doc, n)
     for entrant_id, seats in by_entrant.items():
         if seats not in sides:
             raise _mismatch(
-                f"The players of {names[entrant_id]} hold seats {sorted(seats)} in the record; "
-                f"they must hold exactly one side: {' or '.join(str(sorted(s)) for s in sides)}.",
+                _("The players of %(name)s hold seats %(seats)s in the record; "
+                  "they must hold exactly one side, one of: %(sides)s.")
+                % {
+                    "name": names[entrant_id], "seats": sorted(seats),
+                    "sides": ", ".join(str(sorted(s)) for s in sides),
+                },
             )
     return [owner[s] for s in range(n)]
 
@@ -255,16 +294,16 @@ def _create_record(
     """Check the record against the (locked) tournament's table and store it as pending."""
     round_ = table.round
     if round_.status == Round.Status.DRAFT:
-        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, "The round is not published yet.")
+        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
     if table.is_bye:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "A bye has no game to record.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("A bye has no game to record."))
     profile = tournament_profile(tournament)
     seated = _seated(table)
     _check_game(parsed.doc, tournament, profile, len(seated))
     seat_entrants = seat_entrants_for(parsed.doc, profile, seated)
     duplicate = GameRecord.objects.filter(table=table, sha256=parsed.sha256).values_list("pk", flat=True).first()
     if duplicate is not None:
-        raise TournamentError(ErrorCode.RECORD_DUPLICATE, "This record was already submitted for this table.",
+        raise TournamentError(ErrorCode.RECORD_DUPLICATE, _("This record was already submitted for this table."),
                               record_id=duplicate)
     variant = parsed.doc.get("variant", {})
     try:
@@ -277,7 +316,10 @@ def _create_record(
                 seat_entrants=seat_entrants,
             )
     except IntegrityError as exc:
-        raise TournamentError(ErrorCode.RECORD_DUPLICATE, "This record was already submitted for this table.") from exc
+        raise TournamentError(
+            ErrorCode.RECORD_DUPLICATE,
+            _("This record was already submitted for this table."),
+        ) from exc
     audit_record(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
                  actor_entrant=entrant, data={"table": table.pk, "source": source, "sha256": parsed.sha256})
     return record
@@ -304,14 +346,14 @@ def record_submit(
     """Store a record for `table` from a player of the table (account or token) or an organiser, and
     enqueue its verification. Nothing is stored when the record is refused."""
     if source not in SOURCES:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"Unknown source {source!r}.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Unknown source %(source)s.") % {"source": repr(source)})
     parsed = record_parse(data)
     tournament = lock_tournament(table.round.tournament_id)
     table = Table.objects.select_related("round").get(pk=table.pk)
     entrant = reporting_entrant(actor, token, table)
     if entrant is None and not is_organiser(actor, tournament):
         raise TournamentError(
-            ErrorCode.PERMISSION_DENIED, "Only a player of this table or an organiser may submit its game record."
+            ErrorCode.PERMISSION_DENIED, _("Only a player of this table or an organiser may submit its game record.")
         )
     record = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor, entrant=entrant,
                             source=source)
@@ -397,6 +439,9 @@ def _settle(record: GameRecord) -> None:
     )
 
 
+# Background work stores its sentences (verdict errors, settlement notes, import item errors) in the
+# database: always in English, whatever language the worker or the request that ran it eagerly is in.
+@translation.override("en")
 def record_verify(*, record_id: int) -> GameRecord:
     """Verify a record with the current engine, store the verdict, settle the table if valid and complete.
 
@@ -406,7 +451,7 @@ def record_verify(*, record_id: int) -> GameRecord:
     try:
         record = GameRecord.objects.get(pk=record_id)
     except GameRecord.DoesNotExist as exc:
-        raise TournamentError(ErrorCode.NOT_FOUND, "The game record does not exist.") from exc
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The game record does not exist.")) from exc
     version = engine_version(record.game)
     if record.engine_version == version and record.status != GameRecord.Status.PENDING:
         return record
@@ -421,7 +466,7 @@ def record_verify(*, record_id: int) -> GameRecord:
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
         previous = record.status, record.error_code
-        stored, _ = RecordVerdict.objects.get_or_create(
+        stored, _created = RecordVerdict.objects.get_or_create(
             record=record, engine_version=version, defaults={"verdict": verdict}
         )
         _apply_verdict(record, stored.verdict, version, snapshot, tournament_profile(tournament))
@@ -438,6 +483,7 @@ def record_verify(*, record_id: int) -> GameRecord:
 VERIFY_TIMEOUT_CODE = "verification_timeout"
 
 
+@translation.override("en")
 def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | None:
     """The verification ran out of time: store that as this engine version's verdict (invalid, code
     `verification_timeout`) so that the record is not retried for ever and its page says why."""
@@ -455,7 +501,7 @@ def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | Non
         record = GameRecord.objects.select_for_update().get(pk=record_id)
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
-        stored, _ = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
+        stored, _created = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
                                                         defaults={"verdict": verdict})
         _apply_verdict(record, stored.verdict, version, None, tournament_profile(tournament))
         record.save()
@@ -494,26 +540,39 @@ def _zip_entries(data: bytes) -> list[ImportEntry]:
         members = [m for m in archive.infolist() if not m.is_dir() and m.filename.lower().endswith(".json")
                    and not m.filename.startswith("__MACOSX/")]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
-        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, f"The ZIP file cannot be read: {exc}.") from exc
+        raise TournamentError(
+            ErrorCode.IMPORT_UNREADABLE,
+            _("The ZIP file cannot be read: %(error)s.") % {"error": exc},
+        ) from exc
     if len(members) > max_import_items():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, f"The ZIP file holds more than {max_import_items()} records.")
+        raise TournamentError(
+            ErrorCode.IMPORT_TOO_LARGE,
+            _("The ZIP file holds more than %(max)s records.") % {"max": max_import_items()},
+        )
     if sum(m.file_size for m in members) > max_import_uncompressed():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, "The ZIP file unpacks to too much data.")
+        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, _("The ZIP file unpacks to too much data."))
     limit = max_record_bytes()
     entries = []
     for member in members:
         name = member.filename[-255:]
         if member.file_size > limit:
-            entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE, f"The record is larger than {limit} bytes."))
+            entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE,
+                                       _("The record is larger than %(limit)s bytes.") % {"limit": limit}))
             continue
         try:
             with archive.open(member) as handle:
                 content = handle.read(limit + 1)  # never trust the declared size (zip bomb)
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError, ValueError) as exc:
-            entries.append(ImportEntry(name, None, ErrorCode.RECORD_UNREADABLE, f"The member cannot be read: {exc}."))
+            entries.append(ImportEntry(
+                name,
+                None,
+                ErrorCode.RECORD_UNREADABLE,
+                _("The member cannot be read: %(error)s.") % {"error": exc},
+            ))
             continue
         if len(content) > limit:
-            entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE, f"The record is larger than {limit} bytes."))
+            entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE,
+                                       _("The record is larger than %(limit)s bytes.") % {"limit": limit}))
             continue
         entries.append(ImportEntry(name, content))
     return entries
@@ -523,13 +582,16 @@ def _jsonl_entries(data: bytes) -> list[ImportEntry]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, "A JSON Lines file must be UTF-8 text.") from exc
+        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, _("A JSON Lines file must be UTF-8 text.")) from exc
     entries = [
         ImportEntry(f"line {number}", line.encode("utf-8"))
         for number, line in enumerate(text.splitlines(), start=1) if line.strip()
     ]
     if len(entries) > max_import_items():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, f"The file holds more than {max_import_items()} records.")
+        raise TournamentError(
+            ErrorCode.IMPORT_TOO_LARGE,
+            _("The file holds more than %(max)s records.") % {"max": max_import_items()},
+        )
     return entries
 
 
@@ -540,7 +602,7 @@ def import_entries(data: bytes) -> list[ImportEntry]:
     else:
         entries = _jsonl_entries(data)
     if not entries:
-        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, "The file holds no records.")
+        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, _("The file holds no records."))
     return entries
 
 
@@ -548,9 +610,12 @@ def import_entries(data: bytes) -> list[ImportEntry]:
 def records_import(*, tournament: Tournament, actor: Any, filename: str, data: bytes) -> ImportBatch:
     """An organiser uploads many records; they are stored and verified one by one in the background."""
     if not can_import_records(actor, tournament):
-        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only an organiser may import game records.")
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser may import game records."))
     if len(data) > max_import_bytes():
-        raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, f"The file is larger than {max_import_bytes()} bytes.")
+        raise TournamentError(
+            ErrorCode.IMPORT_TOO_LARGE,
+            _("The file is larger than %(limit)s bytes.") % {"limit": max_import_bytes()},
+        )
     entries = import_entries(data)
     tournament = lock_tournament(tournament.pk)
     batch = ImportBatch.objects.create(
@@ -581,15 +646,18 @@ def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:
     if round_no is not None and table_no is not None:
         table = tables.filter(round__number=round_no, number=table_no).first()
         if table is None:
-            raise TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND, f"There is no table {table_no} in round {round_no}.")
+            raise TournamentError(
+                ErrorCode.RECORD_TABLE_NOT_FOUND,
+                _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
+            )
         return table
     members = [
         _SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=m.entrant_id)
         for m in EntrantMember.objects.filter(tournament=tournament).select_related("player")
     ]
     entrants = {
-        _match_player(name, pid, i, members, "of this tournament").entrant_id
-        for i, (name, pid, _) in enumerate(_record_players(doc))
+        _match_player(name, pid, i, members, at_table=False).entrant_id
+        for i, (name, pid, _seats) in enumerate(_record_players(doc))
     }
     candidates = (
         tables.exclude(round__status=Round.Status.DRAFT).filter(seats__entrant__in=entrants)
@@ -599,7 +667,7 @@ def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:
         if {s.entrant_id for s in table.seats.all()} == entrants:
             return table
     raise TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND,
-                          "No table seats exactly these players; give meta.round and meta.table.")
+                          _("No table seats exactly these players; give meta.round and meta.table."))
 
 
 def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | None:
@@ -626,6 +694,7 @@ def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | Non
         return record.pk if record is not None else None
 
 
+@translation.override("en")
 def import_batch_process(*, batch_id: int) -> ImportBatch:
     """Process the items of a batch not processed yet, each in its own transaction, and verify each record.
 

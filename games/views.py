@@ -41,7 +41,6 @@ from tournaments.errors import TournamentError
 from tournaments.models import Round, Table, Tournament
 from tournaments.views.organiser import organised_tournament
 from tournaments.views.public import visible_tournament
-from tournaments.views.service_messages import translated_sentence
 
 TRACE_CACHE_SECONDS = 24 * 3600
 TRACE_MAX_STEPS = 5000
@@ -620,7 +619,7 @@ def _submit_page(
                     source=form.cleaned_data["source"],
                 )
             except TournamentError as error:
-                form.add_error(None, translated_sentence(error.message))
+                form.add_error(None, error.message)
                 status = error.http_status
             else:
                 _submitted_message(request, record)
@@ -702,7 +701,7 @@ def records_import_view(request: HttpRequest, slug: str) -> HttpResponse:
                     tournament=tournament, actor=request.user, filename=upload.name or "", data=upload.read()
                 )
             except TournamentError as error:
-                form.add_error(None, translated_sentence(error.message))
+                form.add_error(None, error.message)
                 status = error.http_status
             else:
                 return redirect("games:import-detail", slug=tournament.slug, batch_id=batch.pk)

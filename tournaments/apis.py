@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -39,7 +40,7 @@ ERRORS = {400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SC
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The body must be a JSON object.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The body must be a JSON object."))
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -259,11 +260,11 @@ class EntrantImportApi(APIView):
         if upload is not None:
             raw = upload.read(CSV_MAX_BYTES + 1)
             if len(raw) > CSV_MAX_BYTES:
-                raise TournamentError(ErrorCode.INVALID_CSV, "The file is larger than 1 MB.", rows=[])
+                raise TournamentError(ErrorCode.INVALID_CSV, _("The file is larger than 1 MB."), rows=[])
             try:
                 text = raw.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
-                raise TournamentError(ErrorCode.INVALID_CSV, "The file must be UTF-8 text.", rows=[]) from exc
+                raise TournamentError(ErrorCode.INVALID_CSV, _("The file must be UTF-8 text."), rows=[]) from exc
         else:
             text = _valid(self.EntrantImportInput, request.data)["csv"]
         entrants = services.entrants_import_csv(actor=request.user, tournament=tournament, csv_text=text)
@@ -588,7 +589,7 @@ class ReportLinksApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         if not is_organiser(request.user, tournament):
-            raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only organisers see the private report links.")
+            raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only organisers see the private report links."))
         return Response([{"entrant": e.pk, "name": e.name, "token": e.report_token}
                          for e in tournament.entrants.order_by("name")])
 
@@ -601,7 +602,7 @@ class AuditLogApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         if not is_organiser(request.user, tournament):
-            raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only organisers see the audit log.")
+            raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only organisers see the audit log."))
         rows = tournament.audit_log.order_by("-created_at", "-id")[:1000]
         return Response([
             {"at": r.created_at, "action": r.action, "object_type": r.object_type, "object_id": r.object_id,

@@ -2,6 +2,12 @@
 
 Services raise `TournamentError(code, message, **details)`; the API maps it once to an HTTP status
 (`tournaments.api_errors`), the web views show the message. Codes never change meaning.
+
+The message is translatable at the source: a whole sentence marked with gettext, values as named
+placeholders (`_("Seed %(seed)s is already given to another entrant.") % {"seed": seed}`), evaluated
+when raised, i.e. in the language of the request (LocaleMiddleware; English by default). Clients that
+need a stable value use the code, never the sentence. Background work that stores a message runs under
+`translation.override("en")`.
 """
 
 from __future__ import annotations
@@ -72,7 +78,7 @@ DEFAULT_STATUS = 409
 
 
 class TournamentError(Exception):
-    """A domain error: a stable code, a human sentence, optional structured details."""
+    """A domain error: a stable code, a human sentence in the active language, optional structured details."""
 
     def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
         super().__init__(message)

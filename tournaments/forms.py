@@ -16,7 +16,6 @@ from tournaments.errors import TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Tournament
 from tournaments.profiles import PLACING, GameProfile, all_profiles
 from tournaments.standings import TIEBREAKS
-from tournaments.views.service_messages import translated_sentence
 
 CSV_UPLOAD_MAX_BYTES = 1024 * 1024
 
@@ -44,7 +43,7 @@ def profile_choices() -> list[tuple[str, str]]:
 
 def add_service_error(form: forms.Form, error: TournamentError, field: str | None = None) -> None:
     """Show a service error on the form (on `field`, or above the form)."""
-    form.add_error(field if field in form.fields else None, translated_sentence(error.message))
+    form.add_error(field if field in form.fields else None, error.message)
 
 
 class TournamentCreateForm(forms.Form):

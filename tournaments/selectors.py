@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
@@ -24,7 +25,7 @@ def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
 def tournament_get_visible(*, user: Any, slug: str) -> Tournament:
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None or not can_view_tournament(user, tournament):
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such tournament.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such tournament."))
     return tournament
 
 
@@ -67,16 +68,16 @@ def table_pending_result(table: Table) -> Result | None:
 def round_get_visible(*, user: Any, round_id: int) -> Round:
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if round_ is None or not can_view_tournament(user, round_.tournament):
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such round.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such round."))
     if round_.status == Round.Status.DRAFT and not is_organiser(user, round_.tournament):
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such round.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such round."))
     return round_
 
 
 def table_get_visible(*, user: Any, table_id: int) -> Table:
     table = Table.objects.select_related("round__tournament").filter(pk=table_id).first()
     if table is None:
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such table.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such table."))
     round_get_visible(user=user, round_id=table.round_id)
     return table
 
@@ -84,14 +85,14 @@ def table_get_visible(*, user: Any, table_id: int) -> Table:
 def result_get(*, result_id: int) -> Result:
     result = Result.objects.select_related("table__round__tournament").filter(pk=result_id).first()
     if result is None:
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such result.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such result."))
     return result
 
 
 def entrant_get(*, entrant_id: int) -> Entrant:
     entrant = Entrant.objects.select_related("tournament").filter(pk=entrant_id).first()
     if entrant is None:
-        raise TournamentError(ErrorCode.NOT_FOUND, "No such entrant.")
+        raise TournamentError(ErrorCode.NOT_FOUND, _("No such entrant."))
     return entrant
 
 

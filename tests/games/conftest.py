@@ -64,3 +64,19 @@ def random_record(game: str, variant: dict[str, Any], seed: int) -> dict[str, An
 
 __all__ = ["GAME_CASES", "CASE_IDS", "one_table_tournament", "relabel", "random_record", "seated_entrants",
            "user_for_entrant", "services"]
+
+
+@pytest.fixture
+def german_entry() -> Any:
+    """Add one entry to the German catalogue for the test (for msgids the integrator has not translated yet)."""
+    from django.utils.translation import trans_real
+
+    added: list[str] = []
+
+    def add(msgid: str, msgstr: str) -> None:
+        trans_real.translation("de")._catalog._catalogs[0][msgid] = msgstr
+        added.append(msgid)
+
+    yield add
+    for msgid in added:
+        trans_real.translation("de")._catalog._catalogs[0].pop(msgid, None)

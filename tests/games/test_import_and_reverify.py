@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from games import services
@@ -197,3 +198,18 @@ def test_unknown_players_and_huge_ids_are_reported(organiser: Any, taki_round: A
     with pytest.raises(services.TournamentError) as err:
         services.import_table(tournament=tournament, doc=record)
     assert err.value.code == "record_players_mismatch"
+
+
+def test_stored_messages_are_english_whatever_the_active_language(
+    taki_round: tuple[Tournament, Any], organiser: Any, german_entry: Any
+) -> None:
+    """A worker (or an eager task inside a German request) stores the item errors in English."""
+    german_entry("A record must be a JSON object.", "Kein JSON-Objekt (Testkatalog).")
+    tournament, _round = taki_round
+    batch = services.records_import(tournament=tournament, actor=organiser, filename="r.jsonl", data=b"[1]\n")
+    with translation.override("de"):
+        assert translation.gettext("A record must be a JSON object.") == "Kein JSON-Objekt (Testkatalog)."
+        services.import_batch_process(batch_id=batch.pk)
+        assert translation.get_language() == "de"
+    item = ImportItem.objects.get(batch=batch)
+    assert (item.error_code, item.error_message) == ("record_unreadable", "A record must be a JSON object.")

@@ -20,7 +20,7 @@ from games.models import GameRecord, ImportBatch
 from games.services import record_submit
 from tests.games.conftest import CASE_IDS, GAME_CASES, one_table_tournament, random_record, relabel
 from tests.tournaments.conftest import seated_entrants, user_for_entrant
-from tournaments.models import Result
+from tournaments.models import Result, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -364,6 +364,36 @@ def test_submit_bad_input_is_a_clear_4xx(client: Client, organiser: Any, setting
     html = response.content.decode()
     assert 'class="notice notice-err"' in html and expected in html
     assert not GameRecord.objects.exists()
+
+
+def test_submit_error_is_shown_in_german(client: Client, organiser: Any) -> None:
+    """The service's sentence is raised in the request's language (msgid translated in locale/de)."""
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.DRAFT)
+    client.force_login(organiser)
+    url = reverse("games:record-submit", args=[tournament.slug, table.pk])
+    response = client.post(url, {"record_text": _record_text(table)}, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Die Runde ist noch nicht veröffentlicht." in html and "The round is not published yet." not in html
+    assert not GameRecord.objects.exists()
+
+
+def test_games_sentences_go_through_gettext(
+    client: Client, organiser: Any, german_entry: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A games-only sentence (never listed in the old exact-match table) is looked up in the catalogue."""
+    german_entry("This record was already submitted for this table.", "Schon da (Testkatalog).")
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    client.force_login(organiser)
+    url = reverse("games:record-submit", args=[tournament.slug, table.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, {"record_text": _record_text(table)}).status_code == 302
+    again = client.post(url, {"record_text": _record_text(table)}, HTTP_ACCEPT_LANGUAGE="de")
+    assert again.status_code == 409 and "Schon da (Testkatalog)." in again.content.decode()
+    english = client.post(url, {"record_text": _record_text(table)}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "This record was already submitted for this table." in english.content.decode()
+    assert GameRecord.objects.count() == 1
 
 
 # Lists and links --------------------------------------------------------------------------------------------

@@ -193,3 +193,27 @@ def test_csv_import_as_a_file_upload(client: APIClient, organiser: Any) -> None:
     latin = SimpleUploadedFile("e.csv", "name,players\nB\xe9ta,X;Y\n".encode("latin-1"), content_type="text/csv")
     response = client.post(url, {"file": latin}, format="multipart")
     assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_csv"
+
+
+@pytest.mark.parametrize(
+    ("accept", "message"),
+    [
+        ("de", "Der Teilnehmer ist bereits eingecheckt."),
+        ("fr-FR,fr;q=0.9", "Le participant est déjà pointé."),
+        ("", "The entrant is already checked in."),
+    ],
+)
+def test_error_message_follows_accept_language_with_the_same_code(
+    client: APIClient, organiser: Any, accept: str, message: str
+) -> None:
+    tournament = make_tournament(organiser)
+    entrant = tournament.entrants.order_by("name").first()
+    url = f"/api/entrants/{entrant.pk}/check-in/"
+    assert client.post(url, {}, format="json").status_code == 200
+    headers = {"HTTP_ACCEPT_LANGUAGE": accept} if accept else {}
+    response = client.post(url, {}, format="json", **headers)
+    assert response.status_code == 409
+    assert response.json()["error"] == {
+        "code": "entrant_already_checked_in", "message": message, "details": {},
+    }
+    assert response["Content-Language"] == (accept[:2] or "en")

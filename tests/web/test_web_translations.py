@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Tournament
-from tournaments.views.service_messages import translated_sentence
+from tournaments.services import entrant_check_in, entrant_register
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 
@@ -26,18 +27,29 @@ def test_catalogue_is_complete_and_compiled(language: str) -> None:
     assert empty == 0, f"{empty} untranslated entries in {language}"
 
 
-def test_service_sentences_are_translated() -> None:
-    with translation.override("de"):
-        assert (
-            translated_sentence("The entrant is already checked in.")
-            == "Der Teilnehmer ist bereits eingecheckt."
-        )
-        assert translated_sentence("An entrant named 'Kugelblitz' is already registered.") == (
-            "Ein Teilnehmer namens „Kugelblitz“ ist bereits angemeldet."
-        )
-        assert translated_sentence("Something new.") == "Something new."
-    with translation.override("fr"):
-        assert translated_sentence("Scores run from 0 to 8.") == "Les scores vont de 0 à 8."
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "checked_in", "name_taken"),
+    [
+        ("de", "Der Teilnehmer ist bereits eingecheckt.", "Ein Teilnehmer namens „team 1“ ist bereits angemeldet."),
+        ("fr", "Le participant est déjà pointé.", "Un participant nommé « team 1 » est déjà inscrit."),
+        ("en", "The entrant is already checked in.", "An entrant named “team 1” is already registered."),
+    ],
+)
+def test_service_sentences_are_translated(
+    tac_tournament: Tournament, organiser: object, language: str, checked_in: str, name_taken: str
+) -> None:
+    """A service raises its sentence in the active language: a fixed one and one with a value."""
+    entrant = tac_tournament.entrants.get(name="Team 1")
+    entrant_check_in(actor=organiser, entrant=entrant)
+    with translation.override(language):
+        with pytest.raises(TournamentError) as again:
+            entrant_check_in(actor=organiser, entrant=entrant)
+        with pytest.raises(TournamentError) as taken:
+            entrant_register(actor=organiser, tournament=tac_tournament, name="team 1", player_names=["A", "B"])
+    assert again.value.code == ErrorCode.ENTRANT_ALREADY_CHECKED_IN and again.value.message == checked_in
+    # names clash case-insensitively; the sentence quotes the name that was asked for
+    assert taken.value.code == ErrorCode.ENTRANT_NAME_TAKEN and taken.value.message == name_taken
 
 
 @pytest.mark.django_db

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -102,7 +103,7 @@ class PlayerHistoryApi(APIView):
         player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
         events = selectors.player_history(pool, player)
         if not events:
-            raise TournamentError(ErrorCode.NOT_FOUND, "This player has no rated game in this ranking.")
+            raise TournamentError(ErrorCode.NOT_FOUND, _("This player has no rated game in this ranking."))
         last = events[-1]
         return Response({
             "player_id": player.pk, "name": player.name, "club": player.club.name if player.club else "",
@@ -123,7 +124,7 @@ class TeamApi(APIView):
         services.require_pool(pool)
         team = selectors.team_profile(pool, key)
         if team is None:
-            raise TournamentError(ErrorCode.NOT_FOUND, "This team has no rated game in this ranking.")
+            raise TournamentError(ErrorCode.NOT_FOUND, _("This team has no rated game in this ranking."))
         return Response({
             "key": team.key, "players": [{"id": p.pk, "name": p.name} for p in team.players],
             "rating": team.rating.conservative, "mu": team.rating.mu, "sigma": team.rating.sigma,
@@ -147,7 +148,7 @@ class RecomputeApi(APIView):
         "games_replayed": serializers.IntegerField(), "games_deleted": serializers.IntegerField()}), **ERRORS})
     def post(self, request: Request, pool: str) -> Response:
         if not can_recompute_ratings(request.user):
-            raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only staff may recompute the rankings.")
+            raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only staff may recompute the rankings."))
         services.require_pool(pool)
         data = _valid(self.RatingsRecomputeInput, request.data if request.data is not None else {})
         outcome = services.ratings_rebuild(pool=pool) if data["rebuild"] else services.ratings_recompute(pool=pool)

@@ -6,6 +6,8 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.rankings.selectors import LeaderboardFilter
 
@@ -19,7 +21,8 @@ def _date(params: Mapping[str, Any], name: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value)
     except ValueError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{name}' must be a date (YYYY-MM-DD).", field=name) from exc
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(name)s” must be a date (YYYY-MM-DD).") % {"name": name},
+                              field=name) from exc
 
 
 def _int(params: Mapping[str, Any], name: str, default: int | None, low: int, high: int) -> int | None:
@@ -27,8 +30,11 @@ def _int(params: Mapping[str, Any], name: str, default: int | None, low: int, hi
     if not value:
         return default
     if not value.isdigit() or not low <= int(value) <= high:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{name}' must be a whole number from {low} to {high}.",
-                              field=name)
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("“%(name)s” must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
+            field=name,
+        )
     return int(value)
 
 
@@ -36,7 +42,7 @@ def leaderboard_filter(params: Mapping[str, Any]) -> LeaderboardFilter:
     """club (id), from, to (dates), min_games; TournamentError(invalid_input) on bad values."""
     date_from, date_to = _date(params, "from"), _date(params, "to")
     if date_from and date_to and date_from > date_to:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "'from' must not be after 'to'.", field="from")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("“from” must not be after “to”."), field="from")
     return LeaderboardFilter(
         club_id=_int(params, "club", None, 1, 2**62),
         date_from=date_from,

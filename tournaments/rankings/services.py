@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Round, Tournament
@@ -42,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 def require_pool(pool: str) -> str:
     if pool not in set(POOLS.values()):
-        raise TournamentError(ErrorCode.NOT_FOUND, "There is no ranking for this game.", pool=pool)
+        raise TournamentError(ErrorCode.NOT_FOUND, _("There is no ranking for this game."), pool=pool)
     return pool
 
 
@@ -219,7 +220,8 @@ def rating_policy_update(*, actor: Any, tournament: Tournament, time_limit_games
     if time_limit_games not in RatingPolicy.TimeLimitGames.values:
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            f"time_limit_games must be one of {', '.join(RatingPolicy.TimeLimitGames.values)}.",
+            _("time_limit_games must be one of %(choices)s.")
+            % {"choices": ", ".join(RatingPolicy.TimeLimitGames.values)},
         )
     policy, _created = RatingPolicy.objects.get_or_create(tournament=tournament)
     if policy.time_limit_games != time_limit_games:
@@ -247,10 +249,10 @@ def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_fi
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     if tournament.rounds.exists():
         raise TournamentError(
-            ErrorCode.ROUND_IN_PROGRESS, "Seeding from the rankings is possible only before the first round."
+            ErrorCode.ROUND_IN_PROGRESS, _("Seeding from the rankings is possible only before the first round.")
         )
     pool = pool_for(tournament.game, tournament.variant)
     entrants = list(Entrant.objects.filter(tournament=tournament).prefetch_related("members").order_by("pk"))

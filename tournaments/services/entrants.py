@@ -10,6 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Club, Entrant, EntrantMember, Player, Tournament
@@ -20,12 +22,25 @@ from tournaments.services.tournaments import require_organiser, tournament_profi
 PLAYER_NAME_MAX_LENGTH = 100
 
 
+# One whole sentence per kind of name (never "The %(what)s ...": translations need the whole sentence).
+_NAME_EMPTY = {
+    "entrant name": gettext_lazy("The entrant name must not be empty."),
+    "player name": gettext_lazy("The player name must not be empty."),
+    "club name": gettext_lazy("The club name must not be empty."),
+}
+_NAME_TOO_LONG = {
+    "entrant name": gettext_lazy("The entrant name may have at most %(max)s characters."),
+    "player name": gettext_lazy("The player name may have at most %(max)s characters."),
+    "club name": gettext_lazy("The club name may have at most %(max)s characters."),
+}
+
+
 def _clean_name(value: Any, what: str, max_length: int) -> str:
     text = " ".join(str(value or "").split())
     if not text:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"The {what} must not be empty.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, str(_NAME_EMPTY[what]))
     if len(text) > max_length:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"The {what} may have at most {max_length} characters.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, str(_NAME_TOO_LONG[what]) % {"max": max_length})
     return text
 
 
@@ -51,11 +66,11 @@ def _register(
 ) -> Entrant:
     """Register one entrant in the locked tournament (no permission check, no audit)."""
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     if _schedule_fixed(tournament):
         raise TournamentError(
             ErrorCode.REGISTRATION_CLOSED,
-            "The round robin schedule is fixed once the first round exists; late entrants cannot join it.",
+            _("The round robin schedule is fixed once the first round exists; late entrants cannot join it."),
         )
     profile = tournament_profile(tournament)
     name = _clean_name(name, "entrant name", ENTRANT_NAME_MAX_LENGTH)
@@ -65,38 +80,46 @@ def _register(
     if len(names) + len(player_ids) != profile.players_per_entrant:
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            f"An entrant of this game has {profile.players_per_entrant} player(s); "
-            f"{len(names) + len(player_ids)} given.",
+            _("An entrant of this game has %(needed)s player(s); %(given)s given.")
+            % {"needed": profile.players_per_entrant, "given": len(names) + len(player_ids)},
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 100000):
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The seed must be a whole number from 1.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The seed must be a whole number from 1."))
     if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)
                                or not -100000 <= rating <= 100000):
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The rating must be a number.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The rating must be a number."))
     if isinstance(group, bool) or not isinstance(group, int) or not 1 <= group <= tournament.group_count:
         raise TournamentError(
-            ErrorCode.INVALID_INPUT, f"The group must be a whole number from 1 to {tournament.group_count}."
+            ErrorCode.INVALID_INPUT,
+            _("The group must be a whole number from 1 to %(max)s.") % {"max": tournament.group_count},
         )
     if Entrant.objects.filter(tournament=tournament, name__iexact=name).exists():
-        raise TournamentError(ErrorCode.ENTRANT_NAME_TAKEN, f"An entrant named '{name}' is already registered.")
+        raise TournamentError(
+            ErrorCode.ENTRANT_NAME_TAKEN,
+            _("An entrant named “%(name)s” is already registered.") % {"name": name},
+        )
     if seed is not None and Entrant.objects.filter(tournament=tournament, seed=seed).exists():
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"Seed {seed} is already given to another entrant.")
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Seed %(seed)s is already given to another entrant.") % {"seed": seed},
+        )
     club_row = None
     if club:
-        club_row, _ = Club.objects.get_or_create(name=_clean_name(club, "club name", 100))
+        club_row, _created = Club.objects.get_or_create(name=_clean_name(club, "club name", 100))
     players: list[Player] = []
     for player_id in player_ids:
         player = Player.objects.filter(pk=player_id).first()
         if player is None:
-            raise TournamentError(ErrorCode.INVALID_INPUT, f"Player {player_id} does not exist.")
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("Player %(id)s does not exist.") % {"id": player_id})
         players.append(player)
     players.extend(Player.objects.create(name=n, club=club_row) for n in names)
     if len({p.pk for p in players}) != len(players):
-        raise TournamentError(ErrorCode.INVALID_INPUT, "A player is listed twice.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("A player is listed twice."))
     taken = EntrantMember.objects.filter(tournament=tournament, player__in=players).select_related("player").first()
     if taken is not None:
         raise TournamentError(
-            ErrorCode.PLAYER_ALREADY_ENTERED, f"{taken.player.name} already plays for another entrant."
+            ErrorCode.PLAYER_ALREADY_ENTERED,
+            _("%(name)s already plays for another entrant.") % {"name": taken.player.name},
         )
     try:
         with transaction.atomic():
@@ -109,7 +132,10 @@ def _register(
                 for i, player in enumerate(players)
             )
     except IntegrityError as exc:
-        raise TournamentError(ErrorCode.ENTRANT_NAME_TAKEN, f"An entrant named '{name}' is already registered.") from exc
+        raise TournamentError(
+            ErrorCode.ENTRANT_NAME_TAKEN,
+            _("An entrant named “%(name)s” is already registered.") % {"name": name},
+        ) from exc
     return entrant
 
 
@@ -155,7 +181,10 @@ def _csv_int(value: str, column: str) -> int | None:
     try:
         return int(value)
     except ValueError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{column}' must be a whole number, not '{value}'.") from exc
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("“%(column)s” must be a whole number, not “%(value)s”.") % {"column": column, "value": value},
+        ) from exc
 
 
 def _csv_float(value: str, column: str) -> float | None:
@@ -165,9 +194,12 @@ def _csv_float(value: str, column: str) -> float | None:
     try:
         number = float(value)
     except ValueError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{column}' must be a number, not '{value}'.") from exc
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("“%(column)s” must be a number, not “%(value)s”.") % {"column": column, "value": value},
+        ) from exc
     if number != number or number in (float("inf"), float("-inf")):
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"'{column}' must be a finite number.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(column)s” must be a finite number.") % {"column": column})
     return number
 
 
@@ -180,7 +212,7 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     if not isinstance(csv_text, str) or not csv_text.strip():
-        raise TournamentError(ErrorCode.INVALID_CSV, "The CSV file is empty.", rows=[])
+        raise TournamentError(ErrorCode.INVALID_CSV, _("The CSV file is empty."), rows=[])
     text = csv_text.lstrip("\ufeff")
     try:
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
@@ -190,28 +222,35 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     try:
         rows = list(reader)
     except csv.Error as exc:
-        raise TournamentError(ErrorCode.INVALID_CSV, f"The CSV file cannot be read: {exc}", rows=[]) from exc
+        raise TournamentError(
+            ErrorCode.INVALID_CSV,
+            _("The CSV file cannot be read: %(error)s") % {"error": exc},
+            rows=[],
+        ) from exc
     header = [h.strip().lower() for h in rows[0]]
     if "name" not in header:
-        raise TournamentError(ErrorCode.INVALID_CSV, "The first row must be a header with a 'name' column.", rows=[])
+        raise TournamentError(ErrorCode.INVALID_CSV, _("The first row must be a header with a 'name' column."), rows=[])
     known = set(CSV_COLUMNS) | {h for h in header if h.startswith("player") and h[6:].isdigit()}
     unknown = [h for h in header if h and h not in known]
     if unknown:
         raise TournamentError(
-            ErrorCode.INVALID_CSV, f"Unknown column(s): {', '.join(unknown)}.", rows=[]
+            ErrorCode.INVALID_CSV, _("Unknown column(s): %(columns)s.") % {"columns": ", ".join(unknown)}, rows=[]
         )
     data_rows = [(number, row) for number, row in enumerate(rows[1:], start=2) if any(c.strip() for c in row)]
     if len(data_rows) > settings.ENTRANT_IMPORT_MAX_ROWS:
         raise TournamentError(
-            ErrorCode.INVALID_CSV, f"At most {settings.ENTRANT_IMPORT_MAX_ROWS} rows can be imported at once.", rows=[]
+            ErrorCode.INVALID_CSV,
+            _("At most %(max)s rows can be imported at once.") % {"max": settings.ENTRANT_IMPORT_MAX_ROWS},
+            rows=[],
         )
     if not data_rows:
-        raise TournamentError(ErrorCode.INVALID_CSV, "The CSV file has no entrants.", rows=[])
+        raise TournamentError(ErrorCode.INVALID_CSV, _("The CSV file has no entrants."), rows=[])
     errors: list[dict[str, Any]] = []
     entrants: list[Entrant] = []
     for number, row in data_rows:
         if len(row) != len(header):
-            errors.append({"row": number, "message": f"Expected {len(header)} columns, found {len(row)}."})
+            message = _("Expected %(expected)s columns, found %(found)s.") % {"expected": len(header), "found": len(row)}
+            errors.append({"row": number, "message": message})
             continue
         values = dict(zip(header, row, strict=True))
         players = [p for p in values.get("players", "").split(";") if p.strip()]
@@ -232,7 +271,7 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     if errors:
         raise TournamentError(
             ErrorCode.INVALID_CSV,
-            f"{len(errors)} row(s) have errors; nothing was imported.",
+            _("%(count)s row(s) have errors; nothing was imported.") % {"count": len(errors)},
             rows=errors,
         )
     audit_record(
@@ -252,9 +291,9 @@ def entrant_check_in(*, actor: Any, entrant: Entrant) -> Entrant:
     tournament, entrant = _locked_entrant(entrant)
     require_organiser(actor, tournament)
     if entrant.status == Entrant.Status.DROPPED:
-        raise TournamentError(ErrorCode.ENTRANT_DROPPED, "The entrant has dropped; re-admit it first.")
+        raise TournamentError(ErrorCode.ENTRANT_DROPPED, _("The entrant has dropped; re-admit it first."))
     if entrant.status == Entrant.Status.CHECKED_IN:
-        raise TournamentError(ErrorCode.ENTRANT_ALREADY_CHECKED_IN, "The entrant is already checked in.")
+        raise TournamentError(ErrorCode.ENTRANT_ALREADY_CHECKED_IN, _("The entrant is already checked in."))
     entrant.status = Entrant.Status.CHECKED_IN
     entrant.checked_in_at = timezone.now()
     entrant.save(update_fields=["status", "checked_in_at"])
@@ -268,7 +307,7 @@ def entrant_drop(*, actor: Any, entrant: Entrant) -> Entrant:
     tournament, entrant = _locked_entrant(entrant)
     require_organiser(actor, tournament)
     if entrant.status == Entrant.Status.DROPPED:
-        raise TournamentError(ErrorCode.ENTRANT_DROPPED, "The entrant has already dropped.")
+        raise TournamentError(ErrorCode.ENTRANT_DROPPED, _("The entrant has already dropped."))
     entrant.status = Entrant.Status.DROPPED
     entrant.dropped_at = timezone.now()
     entrant.save(update_fields=["status", "dropped_at"])
@@ -282,9 +321,9 @@ def entrant_readmit(*, actor: Any, entrant: Entrant) -> Entrant:
     tournament, entrant = _locked_entrant(entrant)
     require_organiser(actor, tournament)
     if entrant.status != Entrant.Status.DROPPED:
-        raise TournamentError(ErrorCode.ENTRANT_NOT_DROPPED, "Only a dropped entrant can be re-admitted.")
+        raise TournamentError(ErrorCode.ENTRANT_NOT_DROPPED, _("Only a dropped entrant can be re-admitted."))
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     entrant.status = Entrant.Status.REGISTERED
     entrant.dropped_at = None
     entrant.save(update_fields=["status", "dropped_at"])

@@ -12,6 +12,8 @@ wait for each other. On SQLite `select_for_update` is a no-op and the database s
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Round, Table, Tournament
 
@@ -20,18 +22,18 @@ def lock_tournament(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist as exc:
-        raise TournamentError(ErrorCode.NOT_FOUND, "The tournament does not exist.") from exc
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The tournament does not exist.")) from exc
 
 
 def lock_round(round_id: int) -> Round:
     try:
         return Round.objects.select_for_update().get(pk=round_id)
     except Round.DoesNotExist as exc:
-        raise TournamentError(ErrorCode.NOT_FOUND, "The round does not exist.") from exc
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The round does not exist.")) from exc
 
 
 def lock_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist as exc:
-        raise TournamentError(ErrorCode.NOT_FOUND, "The table does not exist.") from exc
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist.")) from exc

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
@@ -36,18 +37,27 @@ def _int_map(values: Mapping[Any, Any] | None, seated: Sequence[int], what: str)
     if values is None:
         return None
     if not isinstance(values, Mapping):
-        raise _invalid(f"The {what} must map entrant ids to whole numbers.")
+        raise _invalid(
+            _("The scores must map entrant ids to whole numbers.") if what == "scores"
+            else _("The placings must map entrant ids to whole numbers.")
+        )
     parsed: dict[int, int] = {}
     for key, value in values.items():
         try:
             entrant_id = int(key)
         except (TypeError, ValueError) as exc:
-            raise _invalid(f"'{key}' is not an entrant id.") from exc
+            raise _invalid(_("“%(key)s” is not an entrant id.") % {"key": key}) from exc
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _invalid(f"The {what} of entrant {entrant_id} must be a whole number.")
+            raise _invalid(
+                (_("The score of entrant %(id)s must be a whole number.") if what == "scores"
+                 else _("The placing of entrant %(id)s must be a whole number.")) % {"id": entrant_id}
+            )
         parsed[entrant_id] = value
     if set(parsed) != set(seated):
-        raise _invalid(f"Give the {what} of exactly the entrants at the table: {sorted(seated)}.")
+        raise _invalid(
+            (_("Give the scores of exactly the entrants at the table: %(ids)s.") if what == "scores"
+             else _("Give the placings of exactly the entrants at the table: %(ids)s.")) % {"ids": sorted(seated)}
+        )
     return parsed
 
 
@@ -70,26 +80,26 @@ def result_lines(
     """Validate a result for the entrants `seated` at a table and return its lines
     (entrant_id, score, placing, is_winner, forfeited) in seat order."""
     if kind not in REPORTABLE_KINDS:
-        raise _invalid(f"The kind must be one of {', '.join(REPORTABLE_KINDS)}.")
+        raise _invalid(_("The kind must be one of %(kinds)s.") % {"kinds": ", ".join(REPORTABLE_KINDS)})
     if kind == "time_limit" and not profile.has_time_limit_result:
-        raise _invalid("This game has no time-limit result.")
+        raise _invalid(_("This game has no time-limit result."))
     n = len(seated)
     try:
         forfeit_set = {int(e) for e in forfeited}
     except (TypeError, ValueError) as exc:
-        raise _invalid("Forfeited entrants must be entrant ids.") from exc
+        raise _invalid(_("Forfeited entrants must be entrant ids.")) from exc
     if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
-        raise _invalid("The winner must be an entrant id.")
+        raise _invalid(_("The winner must be an entrant id."))
     if winner is not None and winner not in seated:
-        raise _invalid("The winner must sit at the table.")
+        raise _invalid(_("The winner must sit at the table."))
     score_map = _int_map(scores, seated, "scores")
     placing_map = _int_map(placings, seated, "placings")
 
     if kind == "forfeit":
         if not forfeit_set or not forfeit_set <= set(seated) or forfeit_set == set(seated):
-            raise _invalid("A forfeit names the entrants who forfeit: some, not all, of the table.")
+            raise _invalid(_("A forfeit names the entrants who forfeit: some, not all, of the table."))
         if winner is not None:
-            raise _invalid("A forfeit has no separate winner: the entrants who did not forfeit win.")
+            raise _invalid(_("A forfeit has no separate winner: the entrants who did not forfeit win."))
         stayed = [e for e in seated if e not in forfeit_set]
         lines = []
         for entrant in seated:
@@ -103,23 +113,23 @@ def result_lines(
             })
         return lines
     if forfeit_set:
-        raise _invalid("Only a forfeit names forfeited entrants.")
+        raise _invalid(_("Only a forfeit names forfeited entrants."))
 
     if profile.result_mode == PLACING:
         if placing_map is None:
-            raise _invalid("Give the placing of every entrant at the table.")
+            raise _invalid(_("Give the placing of every entrant at the table."))
         if any(not 1 <= p <= n for p in placing_map.values()):
-            raise _invalid(f"Placings run from 1 to {n}.")
+            raise _invalid(_("Placings run from 1 to %(max)s.") % {"max": n})
         ordered = [placing_map[e] for e in seated]
         if not _competition_consistent(ordered):
-            raise _invalid("Placings must be consistent: tied entrants share a place and the next place is skipped.")
+            raise _invalid(_("Placings must be consistent: tied entrants share a place and the next place is skipped."))
         firsts = [e for e in seated if placing_map[e] == 1]
         if kind == "normal" and len(firsts) != 1:
-            raise _invalid("A finished game has exactly one first place.")
+            raise _invalid(_("A finished game has exactly one first place."))
         if winner is not None and winner not in firsts:
-            raise _invalid("The winner must have the first place.")
+            raise _invalid(_("The winner must have the first place."))
         if score_map is not None and any(not -100000 <= s <= 100000 for s in score_map.values()):
-            raise _invalid("Scores must be between -100000 and 100000.")
+            raise _invalid(_("Scores must be between -100000 and 100000."))
         return [
             {
                 "entrant_id": e, "score": score_map[e] if score_map else None, "placing": placing_map[e],
@@ -130,25 +140,28 @@ def result_lines(
 
     # Score games (marbles home): one score per entrant.
     if score_map is None:
-        raise _invalid("Give the score (marbles home) of every entrant at the table.")
+        raise _invalid(_("Give the score (marbles home) of every entrant at the table."))
     if placing_map is not None:
-        raise _invalid("This game is ranked by score; placings are derived.")
+        raise _invalid(_("This game is ranked by score; placings are derived."))
     if any(not profile.score_min <= s <= profile.score_max for s in score_map.values()):
-        raise _invalid(f"Scores run from {profile.score_min} to {profile.score_max}.")
+        raise _invalid(_("Scores run from %(min)s to %(max)s.") % {"min": profile.score_min, "max": profile.score_max})
     at_max = [e for e in seated if score_map[e] == profile.score_max]
     if kind == "normal":
         if len(at_max) != 1:
-            raise _invalid(f"A finished game has exactly one winner with {profile.score_max} marbles home.")
+            raise _invalid(
+                _("A finished game has exactly one winner with %(max)s marbles home.") % {"max": profile.score_max},
+            )
         if winner is not None and winner != at_max[0]:
-            raise _invalid(f"The winner is the entrant with {profile.score_max} marbles home.")
+            raise _invalid(_("The winner is the entrant with %(max)s marbles home.") % {"max": profile.score_max})
         winner_index: int | None = seated.index(at_max[0])
     else:
         if at_max:
             raise _invalid(
-                f"A game stopped at the time limit has no winner; {profile.score_max} marbles home means it was won."
+                _("A game stopped at the time limit has no winner; %(max)s marbles home means it was won.")
+                % {"max": profile.score_max}
             )
         if winner is not None:
-            raise _invalid("A game stopped at the time limit has no winner.")
+            raise _invalid(_("A game stopped at the time limit has no winner."))
         winner_index = None
     placing_list = placings_from_scores([score_map[e] for e in seated], winner_index)
     return [
@@ -166,7 +179,7 @@ def _require_knockout_decided(tournament: Tournament, round_: Round, lines: Sequ
         return
     advance = min(tournament.knockout_advance, len(lines) - 1)
     if sum(1 for line in lines if line["placing"] <= advance) != advance:
-        raise _invalid("A knockout game must decide who advances: no tie across the advancing places.")
+        raise _invalid(_("A knockout game must decide who advances: no tie across the advancing places."))
 
 
 def _seated(table: Table) -> list[int]:
@@ -195,9 +208,9 @@ def _lock_table_context(table: Table) -> tuple[Tournament, Round, Table]:
 
 def _require_playable(round_: Round, table: Table) -> None:
     if round_.status == Round.Status.DRAFT:
-        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, "The round is not published yet.")
+        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
     if table.is_bye:
-        raise _invalid("A bye has no result to report.")
+        raise _invalid(_("A bye has no result to report."))
 
 
 def _pending(table: Table) -> Result | None:
@@ -237,7 +250,9 @@ def result_report(
     tournament, round_, table = _lock_table_context(table)
     entrant = reporting_entrant(actor, token, table)
     if entrant is None:
-        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only a player of this table may report its result; an organiser sets it with an override.")
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, _(
+            "Only a player of this table may report its result; an organiser sets it with an override."
+        ))
     _require_playable(round_, table)
     lines = result_lines(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
@@ -253,7 +268,7 @@ def _report_lines(
 ) -> Result:
     """Create the pending result (the table is locked); an identical report from the other side confirms."""
     if _final(table) is not None:
-        raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, "This table already has a final result.")
+        raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, _("This table already has a final result."))
     pending = _pending(table)
     if pending is not None:
         entrant_id = entrant.pk if entrant is not None else None
@@ -264,7 +279,7 @@ def _report_lines(
                 return pending
         raise TournamentError(
             ErrorCode.RESULT_ALREADY_REPORTED,
-            "A different result is already reported for this table; confirm or reject it first.",
+            _("A different result is already reported for this table; confirm or reject it first."),
             result_id=pending.pk,
         )
     try:
@@ -276,7 +291,7 @@ def _report_lines(
             )
             _save_lines(result, lines)
     except IntegrityError as exc:
-        raise TournamentError(ErrorCode.RESULT_CONFLICT, "Another result was reported at the same time.") from exc
+        raise TournamentError(ErrorCode.RESULT_CONFLICT, _("Another result was reported at the same time.")) from exc
     audit_record(action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result, lines))
     return result
@@ -305,7 +320,7 @@ def result_report_verified(
     """
     tournament, round_, table = _lock_table_context(table)
     if entrant is not None and not table.seats.filter(entrant=entrant).exists():
-        raise TournamentError(ErrorCode.PERMISSION_DENIED, "The entrant does not sit at this table.")
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, _("The entrant does not sit at this table."))
     _require_playable(round_, table)
     lines = result_lines(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
@@ -325,7 +340,7 @@ def _confirm(tournament: Tournament, round_: Round, result: Result, actor: Any, 
         with transaction.atomic():
             result.save(update_fields=["state", "decided_by", "decided_for", "decided_at"])
     except IntegrityError as exc:
-        raise TournamentError(ErrorCode.RESULT_CONFLICT, "The table got a final result at the same time.") from exc
+        raise TournamentError(ErrorCode.RESULT_CONFLICT, _("The table got a final result at the same time.")) from exc
     audit_record(action="result_confirmed", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result))
     result_finalised(tournament=tournament, round_=round_)
@@ -340,8 +355,8 @@ def _decider(actor: Any, token: str | None, result: Result, table: Table, tourna
     if is_organiser(actor, tournament):
         return None
     if entrant is not None:
-        raise TournamentError(ErrorCode.CONFIRM_OWN_REPORT, "An opponent must confirm or reject this result.")
-    raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only a player of this table or an organiser may do this.")
+        raise TournamentError(ErrorCode.CONFIRM_OWN_REPORT, _("An opponent must confirm or reject this result."))
+    raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only a player of this table or an organiser may do this."))
 
 
 def _lock_result(result: Result) -> tuple[Tournament, Round, Table, Result]:
@@ -357,7 +372,7 @@ def result_confirm(*, result: Result, actor: Any = None, token: str | None = Non
     tournament, round_, table, result = _lock_result(result)
     entrant = _decider(actor, token, result, table, tournament)
     if result.state != Result.State.REPORTED:
-        raise TournamentError(ErrorCode.RESULT_NOT_PENDING, "Only a pending result can be confirmed.")
+        raise TournamentError(ErrorCode.RESULT_NOT_PENDING, _("Only a pending result can be confirmed."))
     return _confirm(tournament, round_, result, actor, entrant)
 
 
@@ -367,7 +382,7 @@ def result_reject(*, result: Result, actor: Any = None, token: str | None = None
     tournament, round_, table, result = _lock_result(result)
     entrant = _decider(actor, token, result, table, tournament)
     if result.state != Result.State.REPORTED:
-        raise TournamentError(ErrorCode.RESULT_NOT_PENDING, "Only a pending result can be rejected.")
+        raise TournamentError(ErrorCode.RESULT_NOT_PENDING, _("Only a pending result can be rejected."))
     result.state = Result.State.REJECTED
     result.decided_by = actor if getattr(actor, "is_authenticated", False) else None
     result.decided_for = entrant

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import pairing
 from tournaments.errors import ErrorCode, TournamentError
@@ -160,7 +161,10 @@ def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -
 def _finishing_order(table: Table) -> list[int]:
     final = table.results.filter(state__in=Result.FINAL_STATES).first()
     if final is None:
-        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, f"Table {table.number} has no final result yet.")
+        raise TournamentError(
+            ErrorCode.ROUND_IN_PROGRESS,
+            _("Table %(number)s has no final result yet.") % {"number": table.number},
+        )
     lines = sorted(final.scores.all(), key=lambda s: (s.placing or 99, -(s.score or 0), s.entrant_id))
     return [line.entrant_id for line in lines]
 
@@ -241,24 +245,27 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
         draft.delete()
     if tournament.rounds.filter(status=Round.Status.PUBLISHED).exists():
         raise TournamentError(
-            ErrorCode.ROUND_IN_PROGRESS, "The current round is still being played; all its results must be final."
+            ErrorCode.ROUND_IN_PROGRESS, _("The current round is still being played; all its results must be final.")
         )
     if tournament.standings_version < tournament.results_version:
         # The task may not have run yet (or runs elsewhere): pair on up-to-date standings.
         standings_recompute_locked(tournament)
     request = pairing_request_build(tournament)
     if len(request.entrants) < 2:
-        raise TournamentError(ErrorCode.NOT_ENOUGH_ENTRANTS, "At least two active entrants are needed to pair a round.")
+        raise TournamentError(
+            ErrorCode.NOT_ENOUGH_ENTRANTS,
+            _("At least two active entrants are needed to pair a round."),
+        )
     try:
         result, stage = _next_pairing(tournament, request)
         if result is None:
-            raise TournamentError(ErrorCode.ROUNDS_COMPLETE, "All rounds of this tournament have been played.")
+            raise TournamentError(ErrorCode.ROUNDS_COMPLETE, _("All rounds of this tournament have been played."))
         seated = pairing.assign_seats([t.entrant_ids for t in result.tables], request)
     except pairing.PairingError as exc:
         raise TournamentError(ErrorCode.PAIRING_INVALID, str(exc)) from exc
@@ -288,16 +295,16 @@ def round_edit(
     round_ = lock_round(round.pk)
     require_organiser(actor, tournament)
     if round_.status != Round.Status.DRAFT:
-        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, "Only a draft round can be edited.")
+        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, _("Only a draft round can be edited."))
     try:
         table_lists = [[int(e) for e in t] for t in tables]
         bye_list = [int(e) for e in byes]
     except (TypeError, ValueError) as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Tables must be lists of entrant ids.") from exc
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Tables must be lists of entrant ids.")) from exc
     if not table_lists and not bye_list:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "A round needs at least one table.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("A round needs at least one table."))
     if any(len(t) < 2 for t in table_lists):
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Every table needs at least two entrants; use a bye instead.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Every table needs at least two entrants; use a bye instead."))
     # Pair against the state before this round (its draft seats must not count as meetings).
     Table.objects.filter(round=round_).delete()
     request = replace(pairing_request_build(tournament), round_number=round_.number)
@@ -312,10 +319,10 @@ def round_edit(
         raise TournamentError(ErrorCode.PAIRING_INVALID, str(exc)) from exc
     everyone = [e for t in table_lists for e in t] + bye_list
     if len(set(everyone)) != len(everyone):
-        problems.append({"code": "entrant_twice", "message": "An entrant appears twice in the round."})
+        problems.append({"code": "entrant_twice", "message": _("An entrant appears twice in the round.")})
     unknown = sorted(set(everyone) - active)
     if unknown:
-        problems.append({"code": "unknown_entrant", "message": f"Not an active entrant: {unknown}."})
+        problems.append({"code": "unknown_entrant", "message": _("Not an active entrant: %(ids)s.") % {"ids": unknown}})
     problems += [w for w in warnings if w["code"] in BLOCKING_WARNINGS]
     if problems:
         raise TournamentError(ErrorCode.PAIRING_INVALID, problems[0]["message"], problems=problems)
@@ -340,7 +347,7 @@ def round_discard(*, actor: Any, round: Round) -> None:
     round_ = lock_round(round.pk)
     require_organiser(actor, tournament)
     if round_.status != Round.Status.DRAFT:
-        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, "Only a draft round can be discarded.")
+        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, _("Only a draft round can be discarded."))
     audit_record(action="round_discarded", tournament=tournament, obj=round_, actor=actor,
                  data={"number": round_.number})
     round_.delete()
@@ -353,7 +360,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     round_ = lock_round(round.pk)
     require_organiser(actor, tournament)
     if round_.status != Round.Status.DRAFT:
-        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, "Only a draft round can be published.")
+        raise TournamentError(ErrorCode.ROUND_NOT_DRAFT, _("Only a draft round can be published."))
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])

@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments import scheduling
 from tournaments.errors import ErrorCode, TournamentError
@@ -31,12 +32,12 @@ def table_schedule(
     if physical_table is not None:
         text = " ".join(str(physical_table).split())
         if len(text) > 40:
-            raise TournamentError(ErrorCode.INVALID_INPUT, "The physical table may have at most 40 characters.")
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The physical table may have at most 40 characters."))
         table.physical_table = text
         fields.append("physical_table")
     if starts_at is not _UNSET:
         if starts_at is not None and not isinstance(starts_at, datetime.datetime):
-            raise TournamentError(ErrorCode.INVALID_INPUT, "The start time must be a date and time.")
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The start time must be a date and time."))
         table.starts_at = starts_at
         fields.append("starts_at")
     if fields:
@@ -53,9 +54,9 @@ def forbidden_pair_add(*, actor: Any, tournament: Tournament, first: Entrant, se
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Both entrants must belong to this tournament.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Both entrants must belong to this tournament."))
     if first.pk == second.pk:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Choose two different entrants.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Choose two different entrants."))
     low, high = sorted((first, second), key=lambda e: e.pk)
     pair, created = ForbiddenPair.objects.get_or_create(tournament=tournament, first=low, second=high)
     if created:
@@ -80,9 +81,9 @@ def board_add(*, actor: Any, tournament: Tournament, name: str, accessible: bool
     require_organiser(actor, tournament)
     text = " ".join(str(name or "").split())
     if not text or len(text) > 40:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "A board name has 1 to 40 characters.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("A board name has 1 to 40 characters."))
     if Board.objects.filter(tournament=tournament, name=text).exists():
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"There is already a board named '{text}'.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("There is already a board named “%(name)s”.") % {"name": text})
     board = Board.objects.create(tournament=tournament, name=text, accessible=bool(accessible),
                                  position=Board.objects.filter(tournament=tournament).count())
     audit_record(action="board_added", tournament=tournament, obj=board, actor=actor,
@@ -112,9 +113,9 @@ def round_assign_boards(
     round_ = lock_round(round.pk)
     require_organiser(actor, tournament)
     if round_.status == Round.Status.FINISHED:
-        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, "The round is finished.")
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, _("The round is finished."))
     if start is not None and (not isinstance(start, datetime.datetime) or start.tzinfo is None):
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The start time needs a date, a time and a time zone.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The start time needs a date, a time and a time zone."))
     boards = list(Board.objects.filter(tournament=tournament).order_by("position", "id"))
     tables = list(round_.tables.filter(is_bye=False).prefetch_related("seats").order_by("number"))
     paired = [

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Tournament
@@ -33,7 +34,7 @@ def tournament_profile(tournament: Tournament) -> GameProfile:
 
 def require_organiser(actor: Any, tournament: Tournament) -> None:
     if not is_organiser(actor, tournament):
-        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Only an organiser of this tournament may do this.")
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser of this tournament may do this."))
 
 
 def _unique_slug(name: str) -> str:
@@ -52,15 +53,16 @@ def _points_list(value: Sequence[float] | None, profile: GameProfile) -> list[fl
     try:
         points = [float(v) for v in value]
     except (TypeError, ValueError) as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Points by placing must be numbers.") from exc
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Points by placing must be numbers.")) from exc
     if len(points) != profile.entrants_per_table:
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            f"Points by placing need one value per place at the table ({profile.entrants_per_table}).",
+            _("Points by placing need one value per place at the table (%(count)s).")
+            % {"count": profile.entrants_per_table},
         )
     if any(p < 0 or p > 1000 for p in points) or points != sorted(points, reverse=True):
         raise TournamentError(
-            ErrorCode.INVALID_INPUT, "Points by placing must be between 0 and 1000 and never rise with the place."
+            ErrorCode.INVALID_INPUT, _("Points by placing must be between 0 and 1000 and never rise with the place.")
         )
     return points
 
@@ -74,15 +76,16 @@ def _tiebreaks(value: Sequence[str] | None, profile: GameProfile) -> list[str]:
     except StandingsError as exc:
         raise TournamentError(ErrorCode.INVALID_INPUT, str(exc)) from exc
     if not order or order[0] != "match_points":
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The tiebreak order must start with match_points.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The tiebreak order must start with match_points."))
     return order
 
 
-def _small_int(value: int | None, default: int, name: str, low: int = 0, high: int = 1000) -> int:
+def _small_int(value: int | None, default: int, sentence: str, low: int = 0, high: int = 1000) -> int:
+    """`sentence`: a translated message with %(low)s and %(high)s, shown when the value is out of range."""
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"{name} must be a whole number from {low} to {high}.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, sentence % {"low": low, "high": high})
     return value
 
 
@@ -116,34 +119,47 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament for a game profile; the actor becomes its organiser."""
     if not can_create_tournament(actor):
-        raise TournamentError(ErrorCode.PERMISSION_DENIED, "Log in to create a tournament.")
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Log in to create a tournament."))
     name = (name or "").strip()
     if not name or len(name) > 120:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The name must have 1 to 120 characters.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The name must have 1 to 120 characters."))
     try:
         profile = profile_for(game, variant or {})
     except ProfileError as exc:
         raise TournamentError(ErrorCode.INVALID_VARIANT, str(exc)) from exc
     if format not in FORMATS:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"Unknown format '{format}'. Choose one of {', '.join(FORMATS)}.")
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Unknown format “%(format)s”. Choose one of %(choices)s.")
+            % {"format": format, "choices": ", ".join(FORMATS)},
+        )
     if first_round not in FIRST_ROUND_MODES:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "The first round is paired by seed, rating or random.")
-    rounds_planned = _small_int(rounds_planned, 5, "Rounds planned", 1, 100)
-    group_count = _small_int(group_count, 1, "The number of groups", 1, 64)
-    knockout_advance = _small_int(knockout_advance, 1, "Advancing per table", 1, profile.entrants_per_table - 1)
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The first round is paired by seed, rating or random."))
+    rounds_planned = _small_int(
+        rounds_planned, 5, _("Rounds planned must be a whole number from %(low)s to %(high)s."), 1, 100
+    )
+    group_count = _small_int(
+        group_count, 1, _("The number of groups must be a whole number from %(low)s to %(high)s."), 1, 64
+    )
+    knockout_advance = _small_int(
+        knockout_advance, 1, _("Advancing per table must be a whole number from %(low)s to %(high)s."),
+        1, profile.entrants_per_table - 1,
+    )
     if format == "stages":
         if knockout_size is None:
-            raise TournamentError(ErrorCode.INVALID_INPUT, "A stages tournament needs the knockout size (top N).")
-        knockout_size = _small_int(knockout_size, 0, "The knockout size", 2, 1024)
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("A stages tournament needs the knockout size (top N)."))
+        knockout_size = _small_int(
+            knockout_size, 0, _("The knockout size must be a whole number from %(low)s to %(high)s."), 2, 1024
+        )
         if knockout_size % group_count:
-            raise TournamentError(ErrorCode.INVALID_INPUT, "The knockout size must be a multiple of the groups.")
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The knockout size must be a multiple of the groups."))
     else:
         knockout_size = None
     default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0
     if bye_points is None:
         bye_points = default_bye_points
     if isinstance(bye_points, bool) or not isinstance(bye_points, int | float) or not 0 <= bye_points <= 1000:
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Bye points must be a number from 0 to 1000.")
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
     tournament = Tournament(
         name=name,
         slug=_unique_slug(name),
@@ -174,7 +190,7 @@ def tournament_create(
         with transaction.atomic():
             tournament.save()
     except IntegrityError as exc:  # a concurrent create took the slug
-        raise TournamentError(ErrorCode.INVALID_INPUT, "Could not create the tournament; try again.") from exc
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Could not create the tournament; try again.")) from exc
     tournament.organisers.add(actor)
     audit_record(
         action="tournament_created",
@@ -207,18 +223,21 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     require_organiser(actor, tournament)
     unknown = sorted(set(changes) - UPDATABLE)
     if unknown:
-        raise TournamentError(ErrorCode.INVALID_INPUT, f"These settings cannot be changed: {', '.join(unknown)}.")
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("These settings cannot be changed: %(names)s.") % {"names": ", ".join(unknown)},
+        )
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, "The tournament is finished.")
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     if BEFORE_FIRST_ROUND & set(changes) and tournament.rounds.exists():
-        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, "The first-round settings are fixed once round 1 exists.")
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, _("The first-round settings are fixed once round 1 exists."))
     profile = tournament_profile(tournament)
     values: dict[str, Any] = {}
     for field, value in changes.items():
         if field == "name":
             value = (value or "").strip()
             if not value or len(value) > 120:
-                raise TournamentError(ErrorCode.INVALID_INPUT, "The name must have 1 to 120 characters.")
+                raise TournamentError(ErrorCode.INVALID_INPUT, _("The name must have 1 to 120 characters."))
         elif field == "placing_points":
             value = _points_list(value, profile)
         elif field == "tiebreak_order":
@@ -230,10 +249,10 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         elif field == "random_seed":
             value = _small_int(value, 0, "The random seed", 0, 2**31 - 1)
         elif field == "first_round" and value not in FIRST_ROUND_MODES:
-            raise TournamentError(ErrorCode.INVALID_INPUT, "The first round is paired by seed, rating or random.")
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The first round is paired by seed, rating or random."))
         elif field == "bye_points" and (isinstance(value, bool) or not isinstance(value, int | float)
                                         or not 0 <= value <= 1000):
-            raise TournamentError(ErrorCode.INVALID_INPUT, "Bye points must be a number from 0 to 1000.")
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
         elif field in {"is_public", "avoid_same_club"}:
             value = bool(value)
         elif field == "venue":
@@ -269,7 +288,7 @@ def tournament_finish(*, actor: Any, tournament: Tournament) -> Tournament:
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     if tournament.rounds.exclude(status="finished").exists():
-        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, "Finish or delete the open round first.")
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, _("Finish or delete the open round first."))
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     audit_record(action="tournament_finished", tournament=tournament, obj=tournament, actor=actor)

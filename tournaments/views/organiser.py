@@ -39,7 +39,6 @@ from tournaments.services.entrants import (
 from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
 from tournaments.services.tournaments import tournament_create, tournament_finish, tournament_organiser_add
 from tournaments.views.page_data import export_links, round_table_views, tournament_profile
-from tournaments.views.service_messages import translated_sentence
 
 
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -57,7 +56,7 @@ def _manage_url(tournament: Tournament, anchor: str = "") -> str:
 
 
 def _report_error(request: HttpRequest, error: TournamentError) -> None:
-    messages.error(request, translated_sentence(error.message))
+    messages.error(request, error.message)
 
 
 @login_required
@@ -179,7 +178,7 @@ def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
         except TournamentError as error:
             add_service_error(form, error)
             row_errors = [
-                {"row": problem.get("row"), "message": translated_sentence(str(problem.get("message", "")))}
+                {"row": problem.get("row"), "message": str(problem.get("message", ""))}
                 for problem in error.details.get("rows") or []
             ]
         else:
@@ -216,7 +215,7 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
     try:
         entrant = service(actor=request.user, entrant=entrant)
     except TournamentError as error:
-        error_message = translated_sentence(error.message)
+        error_message = error.message
     if request.htmx:  # type: ignore[attr-defined]
         # The row is swapped in place; its message is shown in the row, not queued for the next page.
         entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
@@ -247,7 +246,7 @@ def entrants_check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             entrant_check_in(actor=request.user, entrant=entrant)
         except TournamentError as error:
-            messages.error(request, f"{entrant.name}: {translated_sentence(error.message)}")
+            messages.error(request, f"{entrant.name}: {error.message}")
         else:
             done += 1
     messages.success(request, _("%(count)d entrants checked in.") % {"count": done})
@@ -325,7 +324,7 @@ def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) 
             {
                 **warning,
                 "label": WARNING_LABELS.get(code, code),
-                "message": translated_sentence(str(warning.get("message", ""))),
+                "message": str(warning.get("message", "")),
                 "names": [names.get(i, f"#{i}") for i in ids],
             }
         )
@@ -371,12 +370,12 @@ def manage_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 )
             except TournamentError as error:
                 problems = _warnings_with_names(list(error.details.get("problems") or []), names) or [
-                    {"code": error.code, "message": translated_sentence(error.message), "names": []}
+                    {"code": error.code, "message": error.message, "names": []}
                 ]
                 messages.error(
                     request,
                     _("The round was not changed: %(message)s")
-                    % {"message": translated_sentence(error.message)},
+                    % {"message": error.message},
                 )
             else:
                 if warnings:

@@ -23,7 +23,6 @@ from tournaments.forms import ResultForm, add_service_error
 from tournaments.models import Entrant, Result, Round, Table, Tournament
 from tournaments.services.results import result_confirm, result_override, result_reject, result_report
 from tournaments.views.page_data import entrant_table_views, table_view, tournament_profile
-from tournaments.views.service_messages import translated_sentence
 
 
 def _conflict_sentence(error: TournamentError) -> str:
@@ -46,7 +45,7 @@ def _conflict_sentence(error: TournamentError) -> str:
         ErrorCode.ROUND_NOT_PUBLISHED: _("The round is not published yet."),
         ErrorCode.PERMISSION_DENIED: _("You may not report for this table."),
     }
-    return sentences.get(error.code, translated_sentence(error.message))
+    return sentences.get(error.code, error.message)
 
 
 def _table_in(tournament: Tournament, table_id: int) -> Table:

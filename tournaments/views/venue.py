@@ -24,7 +24,6 @@ from tournaments.services.tables import (
     round_assign_boards,
 )
 from tournaments.views.organiser import organised_tournament
-from tournaments.views.service_messages import translated_sentence
 
 
 def _venue_url(tournament: Tournament, anchor: str = "") -> str:
@@ -80,7 +79,7 @@ def venue_board_add(request: HttpRequest, slug: str) -> HttpResponse:
         board = board_add(actor=request.user, tournament=tournament, name=form.cleaned_data["name"],
                           accessible=form.cleaned_data["accessible"])
     except TournamentError as error:
-        messages.error(request, translated_sentence(error.message))
+        messages.error(request, error.message)
     else:
         messages.success(request, _("Board %(name)s added.") % {"name": board.name})
     return redirect(_venue_url(tournament, "boards"))
@@ -95,7 +94,7 @@ def venue_accessibility(request: HttpRequest, slug: str, entrant_id: int) -> Htt
     try:
         entrant_accessibility_set(actor=request.user, entrant=entrant, needs_accessible_table=needs)
     except TournamentError as error:
-        messages.error(request, translated_sentence(error.message))
+        messages.error(request, error.message)
     return redirect(_venue_url(tournament, "accessibility"))
 
 
@@ -113,7 +112,7 @@ def venue_pair_add(request: HttpRequest, slug: str) -> HttpResponse:
         forbidden_pair_add(actor=request.user, tournament=tournament, first=by_id[form.cleaned_data["first"]],
                            second=by_id[form.cleaned_data["second"]])
     except TournamentError as error:
-        messages.error(request, translated_sentence(error.message))
+        messages.error(request, error.message)
     else:
         messages.success(request, _("The pairing keeps these two entrants apart when it can."))
     return redirect(_venue_url(tournament, "pairs"))
@@ -127,7 +126,7 @@ def venue_pair_remove(request: HttpRequest, slug: str, pair_id: int) -> HttpResp
     try:
         forbidden_pair_remove(actor=request.user, pair=pair)
     except TournamentError as error:
-        messages.error(request, translated_sentence(error.message))
+        messages.error(request, error.message)
     return redirect(_venue_url(tournament, "pairs"))
 
 
@@ -144,7 +143,7 @@ def venue_round_boards(request: HttpRequest, slug: str) -> HttpResponse:
         round_assign_boards(actor=request.user, round=round_, start=form.cleaned_data["start"],
                             avoid_repeat_boards=form.cleaned_data["avoid_repeat_boards"])
     except TournamentError as error:
-        messages.error(request, translated_sentence(error.message))
+        messages.error(request, error.message)
     else:
         messages.success(request, _("The tables of round %(number)d are at their boards.") % {"number": round_.number})
     return redirect(_venue_url(tournament, "rounds"))
