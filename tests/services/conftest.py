@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -101,3 +102,28 @@ def worker_factory(celery_broker: Any) -> Iterator[Any]:
     yield start
     for worker in workers:
         worker.stop()
+
+
+def race(calls: list[Any]) -> list[Any]:
+    """Run the calls at the same moment, each in its own thread with its own database connection;
+    their return values or exceptions, in order."""
+    from django.db import connection
+
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[Any] = [None] * len(calls)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[index] = calls[index]()
+        except Exception as exc:  # noqa: BLE001 - the outcome is asserted by the test
+            outcomes[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes

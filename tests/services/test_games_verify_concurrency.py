@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from django.db import connection
 from games import services as game_services
 from games.models import GameRecord, RecordVerdict
 from rules.core.registry import get_engine
+from tests.services.conftest import race
 from tournaments import services
 from tournaments.models import Result
 
@@ -27,27 +27,6 @@ def postgres(require_services: None, monkeypatch: pytest.MonkeyPatch) -> None:
     assert connection.vendor == "postgresql"
     # verification is started by hand here, not by the on-commit task
     monkeypatch.setattr(game_services, "_enqueue_verify", lambda record_id: None)
-
-
-def _race(calls: list[Any]) -> list[Any]:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = calls[index]()
-        except Exception as exc:  # noqa: BLE001 - the outcome is asserted by the test
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 def _records(tables: int, per_table: int) -> tuple[Any, list[list[int]]]:
@@ -74,7 +53,7 @@ def _records(tables: int, per_table: int) -> tuple[Any, list[list[int]]]:
 def test_the_same_record_verified_twice_at_once_gives_one_verdict(postgres: None) -> None:
     _, ids = _records(tables=4, per_table=1)
     for (record_id,) in ids:
-        outcomes = _race([lambda r=record_id: game_services.record_verify(record_id=r)] * 2)
+        outcomes = race([lambda r=record_id: game_services.record_verify(record_id=r)] * 2)
         assert all(isinstance(o, GameRecord) for o in outcomes), outcomes
         assert RecordVerdict.objects.filter(record_id=record_id).count() == 1
         record = GameRecord.objects.get(pk=record_id)
@@ -85,7 +64,7 @@ def test_the_same_record_verified_twice_at_once_gives_one_verdict(postgres: None
 def test_two_records_of_one_table_settling_at_once_leave_one_result(postgres: None) -> None:
     _, ids = _records(tables=4, per_table=2)
     for first, second in ids:
-        outcomes = _race([lambda r=first: game_services.record_verify(record_id=r),
+        outcomes = race([lambda r=first: game_services.record_verify(record_id=r),
                           lambda r=second: game_services.record_verify(record_id=r)])
         assert all(isinstance(o, GameRecord) for o in outcomes), outcomes
         rows = list(GameRecord.objects.filter(pk__in=[first, second]))

@@ -3,7 +3,6 @@ exactly one succeeds, the other gets 409, and the table never has two results.""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from rest_framework.test import APIClient
 
+from tests.services.conftest import race
 from tournaments import services
 from tournaments.models import Result, Tournament
 
@@ -33,27 +33,6 @@ def _scene(tables: int) -> tuple[Any, Tournament, Any]:
     return organiser, tournament, round_
 
 
-def _race(calls: list[Any]) -> list[Any]:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = calls[index]()
-        except Exception as exc:  # noqa: BLE001 - the outcome is asserted by the test
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
-
-
 def test_conflicting_reports_through_the_api_give_one_success_and_one_409(postgres: None) -> None:
     _, _, round_ = _scene(tables=6)
     for table in round_.tables.order_by("number"):
@@ -63,7 +42,7 @@ def test_conflicting_reports_through_the_api_give_one_success_and_one_409(postgr
             return APIClient().post(f"/api/tables/{table_id}/report/", {"scores": scores, "token": entrant.report_token},
                                     format="json")
 
-        outcomes = _race([
+        outcomes = race([
             lambda home=home, away=away: report(home, {str(home.pk): 8, str(away.pk): 2}),
             lambda home=home, away=away: report(away, {str(home.pk): 1, str(away.pk): 8}),
         ])
@@ -79,7 +58,7 @@ def test_concurrent_confirm_and_override_leave_exactly_one_final_result(postgres
     for table in round_.tables.order_by("number"):
         home, away = [s.entrant for s in table.seats.order_by("position")]
         pending = services.result_report(table=table, token=home.report_token, scores={home.pk: 8, away.pk: 4})
-        outcomes = _race([
+        outcomes = race([
             lambda pending=pending, away=away: services.result_confirm(result=pending, token=away.report_token),
             lambda table=table, home=home, away=away: services.result_override(
                 actor=organiser, table=table, scores={home.pk: 5, away.pk: 8}),
