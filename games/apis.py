@@ -223,14 +223,15 @@ class RecordConflictsApi(APIView):
     @extend_schema(responses={200: inline_serializer(name="RecordConflict", many=True, fields={
         "table": serializers.IntegerField(), "round_number": serializers.IntegerField(),
         "table_number": serializers.IntegerField(), "record": serializers.IntegerField(),
-        "result": serializers.IntegerField(), "expected": serializers.DictField()}), **ERRORS})
+        "result": serializers.IntegerField(), "expected": serializers.DictField(allow_null=True),
+        "reason": serializers.ChoiceField(choices=["contradicts", "record_no_longer_valid"])}), **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_get_visible(user=request.user, slug=slug)
         if not is_organiser(request.user, tournament):
             raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser sees the conflicts."))
         return Response([
             {"table": c["table"].pk, "round_number": c["table"].round.number, "table_number": c["table"].number,
-             "record": c["record"].pk, "result": c["result"].pk, "expected": c["expected"]}
+             "record": c["record"].pk, "result": c["result"].pk, "expected": c["expected"], "reason": c["reason"]}
             for c in selectors.record_conflicts(tournament=tournament)
         ])
 

@@ -86,7 +86,10 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
     """Tables whose current result (final, else pending) contradicts their latest valid complete record.
 
     Computed at read time, so a result reported by hand after the record was verified is flagged too.
-    Each item: {"table", "record", "result", "expected"} (model instances and the record's derived result).
+    Also the tables whose current result was reported from a record that no longer verifies (`reverify`
+    after an engine upgrade found it invalid or partial).
+    Each item: {"table", "record", "result", "expected", "reason"} (model instances, the record's derived
+    result or None, and "contradicts" or "record_no_longer_valid").
     """
     current = Result.objects.filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED]).prefetch_related("scores")
     records = (
@@ -109,7 +112,21 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
                   "forfeited": s.forfeited} for s in result.scores.all()]
         expected = record.derived_table_result or {}
         if result.kind != expected.get("kind") or not settle.result_matches(expected, lines):
-            conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected})
+            conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected,
+                              "reason": "contradicts"})
+    # A result reported from a record that no longer verifies (a newer engine found it invalid or
+    # partial) still stands until the organiser decides: flag it.
+    stale = (
+        GameRecord.objects.filter(tournament=tournament, result__state__in=[*Result.FINAL_STATES,
+                                                                             Result.State.REPORTED])
+        .exclude(status=GameRecord.Status.VALID, complete=True)
+        .exclude(status=GameRecord.Status.PENDING)
+        .select_related("table__round", "result")
+        .order_by("table_id", "-created_at", "-id")
+    )
+    for record in stale:
+        conflicts.append({"table": record.table, "record": record, "result": record.result, "expected": None,
+                          "reason": "record_no_longer_valid"})
     return conflicts
 
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from games import services
+from games import selectors, services
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from rules.core.verdict import Verdict
 from tests.games.conftest import random_record, relabel
@@ -176,7 +176,10 @@ def test_reverify_lists_changed_verdicts(
     assert str(ids[1]) not in [line.split()[0] for line in out.splitlines()[2:] if line.strip()]
     first = GameRecord.objects.get(pk=ids[0])
     assert (first.status, first.engine_version, first.error_code) == ("invalid", "taki-2", "must_play")
-    assert first.result is not None  # a re-verification never takes back a reported result
+    assert first.result is not None  # a re-verification never takes back a reported result...
+    # ...but the organiser is told: the table's result came from a record that no longer verifies.
+    flagged = selectors.record_conflicts(tournament=tournament)
+    assert [(c["record"].pk, c["reason"]) for c in flagged] == [(ids[0], "record_no_longer_valid")]
     assert RecordVerdict.objects.filter(record_id=ids[0]).count() == 2
     call_command("reverify", "--sync")
     assert "Verified 0 record(s)." in capsys.readouterr().out
