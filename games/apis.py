@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -138,6 +139,20 @@ class RecordOut(serializers.Serializer):
 
 RECORD_SCHEMA = RecordOut
 RECORD_LIST_SCHEMA = RecordOut(many=True)
+RECORD_PAGE_SCHEMA = inline_serializer(
+    name="RecordPage",
+    fields={
+        "count": serializers.IntegerField(), "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True), "results": RecordOut(many=True),
+    },
+)
+
+
+class RecordPagination(LimitOffsetPagination):
+    """`?limit=` (1-1000, default 100) and `?offset=`; newest first."""
+
+    default_limit = 100
+    max_limit = 1000
 BATCH_SCHEMA = inline_serializer(
     name="RecordImport",
     fields={
@@ -198,8 +213,11 @@ class TournamentRecordsApi(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("status", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
-                                     enum=[c for c, _ in GameRecord.Status.choices])],
-        responses={200: RECORD_LIST_SCHEMA, 404: ERROR_SCHEMA},
+                                     enum=[c for c, _ in GameRecord.Status.choices]),
+                    OpenApiParameter("limit", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                                     description="Records per page, 1-1000 (default 100)."),
+                    OpenApiParameter("offset", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)],
+        responses={200: RECORD_PAGE_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_get_visible(user=request.user, slug=slug)
@@ -212,7 +230,9 @@ class TournamentRecordsApi(APIView):
                     _("Unknown status %(status)s.") % {"status": repr(status)},
                 )
             records = records.filter(status=status)
-        return Response([record_data(r) for r in records[:1000]])
+        paginator = RecordPagination()
+        page = paginator.paginate_queryset(records, request, view=self)
+        return paginator.get_paginated_response([record_data(r) for r in page or []])
 
 
 class RecordConflictsApi(APIView):

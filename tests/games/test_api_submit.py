@@ -295,3 +295,25 @@ def test_body_over_the_limit_is_not_read_whole(organiser: Any, settings: Any) ->
     response = post_record(APIClient(), table.pk, b"{" + b" " * 5_000_000 + b"}",
                            seated_entrants(table)[0].report_token)
     assert response.status_code == 400 and response.json()["error"]["code"] == "record_too_large"
+
+
+def test_tournament_record_list_is_paginated(organiser: Any, django_capture_on_commit_callbacks: Any) -> None:
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    client = APIClient()
+    client.force_authenticate(organiser)
+    ids = []
+    for seed in range(3):
+        response = submit(client, table.pk, relabel(random_record("taki", {"seats": 4}, seed=seed), table), None,
+                          django_capture_on_commit_callbacks)
+        assert response.status_code == 201, response.content
+        ids.append(response.json()["id"])
+    url = f"/api/tournaments/{tournament.slug}/records/"
+    first = client.get(url, {"limit": 2}).json()
+    assert first["count"] == 3 and [r["id"] for r in first["results"]] == ids[::-1][:2]
+    assert first["next"] and "offset=2" in first["next"] and first["previous"] is None
+    second = client.get(url, {"limit": 2, "offset": 2}).json()
+    assert [r["id"] for r in second["results"]] == [ids[0]] and second["next"] is None
+    assert len(client.get(url).json()["results"]) == 3  # default page of 100
+    for bad in ({"limit": "x"}, {"limit": -1}, {"offset": "y"}, {"limit": 10**9}):
+        response = client.get(url, bad)  # DRF falls back to the default or caps at max_limit: never a 500
+        assert response.status_code == 200 and response.json()["count"] == 3
