@@ -371,6 +371,11 @@ def engine_version(game: str) -> str:
         return ""
 
 
+# What a verification writes (never the stored text, which can be a megabyte).
+VERDICT_FIELDS = ["status", "complete", "error_code", "error_path", "error_message", "derived_result",
+                  "derived_table_result", "engine_version", "verified_at", "result", "settlement", "settlement_note"]
+
+
 def _apply_verdict(record: GameRecord, verdict: dict[str, Any], version: str, snapshot: dict[str, Any] | None,
                    profile: GameProfile) -> None:
     error = verdict.get("error") or {}
@@ -462,7 +467,8 @@ def record_verify(*, record_id: int) -> GameRecord:
         snapshot = settle.final_position(record.document())
     with transaction.atomic():
         tournament = lock_tournament(record.tournament_id)
-        record = GameRecord.objects.select_for_update().select_related("table__round").get(pk=record_id)
+        record = (GameRecord.objects.select_for_update().select_related("table__round").defer("raw")
+                  .get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
         previous = record.status, record.error_code
@@ -472,7 +478,7 @@ def record_verify(*, record_id: int) -> GameRecord:
         _apply_verdict(record, stored.verdict, version, snapshot, tournament_profile(tournament))
         if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
             _settle(record)
-        record.save()
+        record.save(update_fields=VERDICT_FIELDS)
         if previous != (record.status, record.error_code):
             audit_record(action="game_record_verified", tournament=tournament, obj=record, actor=None,
                          data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
@@ -504,7 +510,7 @@ def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | Non
         stored, _created = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
                                                         defaults={"verdict": verdict})
         _apply_verdict(record, stored.verdict, version, None, tournament_profile(tournament))
-        record.save()
+        record.save(update_fields=VERDICT_FIELDS)
     return record
 
 
