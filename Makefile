@@ -36,7 +36,7 @@ typecheck: $(STAMP)
 
 ## Speed figures as JSON (one core)
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	@$(PY) -m benchmarks
 
 worker: $(STAMP)
 	$(VENV)/bin/celery -A config worker -l info
