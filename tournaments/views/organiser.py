@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -55,8 +56,15 @@ def _manage_url(tournament: Tournament, anchor: str = "") -> str:
     return reverse("web:manage", args=[tournament.slug]) + (f"#{anchor}" if anchor else "")
 
 
-def _report_error(request: HttpRequest, error: TournamentError) -> None:
+def report_error(request: HttpRequest, error: TournamentError) -> None:
     messages.error(request, error.message)
+
+
+def report_form_errors(request: HttpRequest, form: forms.Form) -> None:
+    """Queue every error of an invalid form as a message (for views that redirect)."""
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
 
 
 @login_required
@@ -260,7 +268,7 @@ def round_generate_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         round_ = round_generate(actor=request.user, tournament=tournament)
     except TournamentError as error:
-        _report_error(request, error)
+        report_error(request, error)
         return redirect(_manage_url(tournament, "rounds"))
     messages.success(
         request,
@@ -413,7 +421,7 @@ def round_publish_view(request: HttpRequest, slug: str, number: int) -> HttpResp
     try:
         round_publish(actor=request.user, round=round_)
     except TournamentError as error:
-        _report_error(request, error)
+        report_error(request, error)
         return redirect("web:manage-round", slug=tournament.slug, number=round_.number)
     messages.success(request, _("Round %(number)d published.") % {"number": round_.number})
     return HttpResponseRedirect(reverse("web:round-detail", args=[tournament.slug, round_.number]))
@@ -426,7 +434,7 @@ def tournament_finish_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         tournament_finish(actor=request.user, tournament=tournament)
     except TournamentError as error:
-        _report_error(request, error)
+        report_error(request, error)
         return redirect(_manage_url(tournament, "rounds"))
     messages.success(request, _("The tournament is finished. The final standings are on its page."))
     return redirect("web:tournament-detail", slug=tournament.slug)
@@ -438,15 +446,13 @@ def organiser_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = OrganiserAddForm(request.POST)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        report_form_errors(request, form)
         return redirect(_manage_url(tournament, "organisers"))
     user = form.cleaned_data["username"]
     try:
         tournament_organiser_add(actor=request.user, tournament=tournament, user=user)
     except TournamentError as error:
-        _report_error(request, error)
+        report_error(request, error)
     else:
         messages.success(
             request, _("%(name)s now organises this tournament too.") % {"name": user.get_username()}

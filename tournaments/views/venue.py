@@ -3,8 +3,6 @@ and putting a round's tables at the boards with a start time. Every write calls 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -23,7 +21,7 @@ from tournaments.services.tables import (
     forbidden_pair_remove,
     round_assign_boards,
 )
-from tournaments.views.organiser import organised_tournament
+from tournaments.views.organiser import organised_tournament, report_error, report_form_errors
 
 
 def _venue_url(tournament: Tournament, anchor: str = "") -> str:
@@ -38,12 +36,6 @@ def _open_round_numbers(tournament: Tournament) -> list[int]:
     return list(
         tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").values_list("number", flat=True)
     )
-
-
-def _form_errors(request: HttpRequest, form: Any) -> None:
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, error)
 
 
 @login_required
@@ -73,13 +65,13 @@ def venue_board_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = BoardForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        report_form_errors(request, form)
         return redirect(_venue_url(tournament, "boards"))
     try:
         board = board_add(actor=request.user, tournament=tournament, name=form.cleaned_data["name"],
                           accessible=form.cleaned_data["accessible"])
     except TournamentError as error:
-        messages.error(request, error.message)
+        report_error(request, error)
     else:
         messages.success(request, _("Board %(name)s added.") % {"name": board.name})
     return redirect(_venue_url(tournament, "boards"))
@@ -94,7 +86,7 @@ def venue_accessibility(request: HttpRequest, slug: str, entrant_id: int) -> Htt
     try:
         entrant_accessibility_set(actor=request.user, entrant=entrant, needs_accessible_table=needs)
     except TournamentError as error:
-        messages.error(request, error.message)
+        report_error(request, error)
     return redirect(_venue_url(tournament, "accessibility"))
 
 
@@ -105,14 +97,14 @@ def venue_pair_add(request: HttpRequest, slug: str) -> HttpResponse:
     entrants = _entrants(tournament)
     form = ForbiddenPairForm(request.POST, entrants=entrants)
     if not form.is_valid():
-        _form_errors(request, form)
+        report_form_errors(request, form)
         return redirect(_venue_url(tournament, "pairs"))
     by_id = {e.pk: e for e in entrants}
     try:
         forbidden_pair_add(actor=request.user, tournament=tournament, first=by_id[form.cleaned_data["first"]],
                            second=by_id[form.cleaned_data["second"]])
     except TournamentError as error:
-        messages.error(request, error.message)
+        report_error(request, error)
     else:
         messages.success(request, _("The pairing keeps these two entrants apart when it can."))
     return redirect(_venue_url(tournament, "pairs"))
@@ -126,7 +118,7 @@ def venue_pair_remove(request: HttpRequest, slug: str, pair_id: int) -> HttpResp
     try:
         forbidden_pair_remove(actor=request.user, pair=pair)
     except TournamentError as error:
-        messages.error(request, error.message)
+        report_error(request, error)
     return redirect(_venue_url(tournament, "pairs"))
 
 
@@ -136,14 +128,14 @@ def venue_round_boards(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = RoundBoardsForm(request.POST, round_numbers=_open_round_numbers(tournament))
     if not form.is_valid():
-        _form_errors(request, form)
+        report_form_errors(request, form)
         return redirect(_venue_url(tournament, "rounds"))
     round_ = get_object_or_404(Round, tournament=tournament, number=form.cleaned_data["round_number"])
     try:
         round_assign_boards(actor=request.user, round=round_, start=form.cleaned_data["start"],
                             avoid_repeat_boards=form.cleaned_data["avoid_repeat_boards"])
     except TournamentError as error:
-        messages.error(request, error.message)
+        report_error(request, error)
     else:
         messages.success(request, _("The tables of round %(number)d are at their boards.") % {"number": round_.number})
     return redirect(_venue_url(tournament, "rounds"))
