@@ -31,7 +31,7 @@ def audit_actions_in_code() -> set[str]:
 
 def test_the_scan_finds_the_audit_actions() -> None:
     found = audit_actions_in_code()
-    # Written directly, through _report_lines, and from the games and rankings apps.
+    # Written directly, through _report, and from the games and rankings apps.
     assert {"tournament_created", "result_reported", "result_reported_from_record", "game_record_submitted",
             "game_records_imported", "rating_policy_update", "round_boards_assigned"} <= found
     assert "store_true" not in found

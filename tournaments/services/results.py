@@ -253,20 +253,25 @@ def result_report(
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _(
             "Only a player of this table may report its result; an organiser sets it with an override."
         ))
+    return _report(
+        tournament, round_, table, actor, entrant, note, action="result_reported",
+        kind=kind, scores=scores, placings=placings, winner=winner, forfeited=forfeited,
+    )
+
+
+def _report(
+    tournament: Tournament, round_: Round, table: Table, actor: Any, entrant: Entrant | None, note: str, *,
+    action: str, same_side_unchanged: bool = False, kind: str, scores: Mapping[Any, Any] | None,
+    placings: Mapping[Any, Any] | None, winner: int | None, forfeited: Sequence[int] = (),
+) -> Result:
+    """Validate and create the pending result (the table is locked); an identical report from the other
+    side confirms the pending one."""
     _require_playable(round_, table)
     lines = result_lines(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,
     )
     _require_knockout_decided(tournament, round_, lines)
-    return _report_lines(tournament, round_, table, actor, entrant, kind, lines, note, action="result_reported")
-
-
-def _report_lines(
-    tournament: Tournament, round_: Round, table: Table, actor: Any, entrant: Entrant | None, kind: str,
-    lines: Sequence[dict[str, Any]], note: str, *, action: str, same_side_unchanged: bool = False,
-) -> Result:
-    """Create the pending result (the table is locked); an identical report from the other side confirms."""
     if _final(table) is not None:
         raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, _("This table already has a final result."))
     pending = _pending(table)
@@ -321,14 +326,10 @@ def result_report_verified(
     tournament, round_, table = _lock_table_context(table)
     if entrant is not None and not table.seats.filter(entrant=entrant).exists():
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("The entrant does not sit at this table."))
-    _require_playable(round_, table)
-    lines = result_lines(
-        tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
-        scores=scores, placings=placings, winner=winner,
+    return _report(
+        tournament, round_, table, actor, entrant, note, action="result_reported_from_record",
+        same_side_unchanged=True, kind=kind, scores=scores, placings=placings, winner=winner,
     )
-    _require_knockout_decided(tournament, round_, lines)
-    return _report_lines(tournament, round_, table, actor, entrant, kind, lines, note,
-                         action="result_reported_from_record", same_side_unchanged=True)
 
 
 def _confirm(tournament: Tournament, round_: Round, result: Result, actor: Any, entrant: Entrant | None) -> Result:
