@@ -30,13 +30,10 @@ def _corpus() -> tuple[list[dict[str, Any]], int]:
     return docs, actions
 
 
-def _best_of(repeat: int, fn: Any) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.process_time()
-        fn()
-        best = min(best, time.process_time() - started)
-    return best
+def _cpu_seconds(fn: Any) -> float:
+    started = time.process_time()
+    fn()
+    return time.process_time() - started
 
 
 def _ignore(path: str, kind: str, state: Any) -> None:
@@ -66,10 +63,10 @@ def run() -> dict[str, Any]:
     # interleave the measurements so that machine noise hits all of them alike
     plain_t = hooked_t = traced_t = final_t = float("inf")
     for _ in range(REPEAT):
-        plain_t = min(plain_t, _best_of(1, plain))
-        hooked_t = min(hooked_t, _best_of(1, hooked))
-        traced_t = min(traced_t, _best_of(1, traced))
-        final_t = min(final_t, _best_of(1, final))
+        plain_t = min(plain_t, _cpu_seconds(plain))
+        hooked_t = min(hooked_t, _cpu_seconds(hooked))
+        traced_t = min(traced_t, _cpu_seconds(traced))
+        final_t = min(final_t, _cpu_seconds(final))
     snapshot_sample = trace_document(docs[0]).steps[-1].snapshot
     return {
         "tac_actions": actions,
