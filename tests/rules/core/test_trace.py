@@ -338,3 +338,24 @@ def test_setup_last_is_the_start_steps_last_action() -> None:
     start = trace_document(doc).steps[0]
     assert start.snapshot["last"]["seat"] == doc["setup"]["last"]["seat"]
     assert start.snapshot["last"]["card"] == doc["setup"]["last"]["card"]
+
+
+def test_a_snapshot_bug_never_changes_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot that raises stops the steps, not the replay: the verdict stays verify_document's."""
+    import rules.tac.snapshot
+
+    doc = _random_records("tac", [{}], 1)[0]
+    real = rules.tac.snapshot.snapshot
+    calls: list[int] = []
+
+    def failing_after_three(state: Any) -> dict[str, Any]:
+        calls.append(1)
+        if len(calls) > 3:
+            raise RuntimeError("snapshot bug")
+        return real(state)
+
+    monkeypatch.setattr(rules.tac.snapshot, "snapshot", failing_after_three)
+    trace = trace_document(doc)
+    assert trace.verdict.to_json() == verify_document(doc).to_json() and trace.verdict.valid
+    assert len(trace.steps) == 3 and len(calls) == 4  # no snapshot is tried again after the first failure
+    assert final_snapshot(doc) is None
