@@ -26,7 +26,8 @@ from tournaments.views.page_data import entrant_table_views, table_view, tournam
 
 
 def _conflict_sentence(error: TournamentError) -> str:
-    """A sentence for the player, in their language, for the service errors they can run into."""
+    """A sentence for the player, in their language, for the service errors they can run into (the
+    service's own sentence, already translated, where it fits the player as it is)."""
     sentences: dict[str, str] = {
         ErrorCode.RESULT_ALREADY_REPORTED: _(
             "Someone at your table reported a different result first. Check it below: confirm it if it is "
@@ -42,7 +43,6 @@ def _conflict_sentence(error: TournamentError) -> str:
             "That result was already confirmed or rejected. Check the table below."
         ),
         ErrorCode.CONFIRM_OWN_REPORT: _("An opponent must confirm the result you reported."),
-        ErrorCode.ROUND_NOT_PUBLISHED: _("The round is not published yet."),
         ErrorCode.PERMISSION_DENIED: _("You may not report for this table."),
     }
     return sentences.get(error.code, error.message)
