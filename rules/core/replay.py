@@ -131,7 +131,7 @@ def verify_observed(doc: Any, *, file: str = "-", observe: Observer | None) -> V
     game: str | None = None
     try:
         game, engine = _check_envelope(doc)
-        outcome = engine.replay(doc) if observe is None else engine.replay(doc, observe=observe)
+        outcome = engine.replay(doc, observe=observe)
         complete, result = _judge_result(doc, engine, outcome)
     except RecordError as err:
         return Verdict.invalid(file, game, err)
