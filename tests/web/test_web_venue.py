@@ -11,6 +11,9 @@ from django.utils import timezone
 
 from tests.web.conftest import PASSWORD
 from tournaments.models import Board, ForbiddenPair, Round, Tournament
+from tournaments.services.entrants import entrant_register
+from tournaments.services.tables import forbidden_pair_add
+from tournaments.services.tournaments import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +92,28 @@ def test_keep_apart_add_and_remove(client: Client, tac_tournament: Tournament, o
     assert ForbiddenPair.objects.count() == 1
     client.post(reverse("web:venue-pair-remove", args=[tac_tournament.slug, pair.pk]))
     assert not ForbiddenPair.objects.exists()
+
+
+def test_ids_of_another_tournament_are_not_found_and_change_nothing(
+    client: Client, tac_tournament: Tournament, organiser: Any, stranger: Any
+) -> None:
+    """The venue URLs take entrant and pair ids only within the slug's tournament (the stranger's own)."""
+    other = tournament_create(actor=stranger, name="Other Cup", game="tac", format="swiss", rounds_planned=3)
+    for index in range(2):
+        entrant_register(actor=stranger, tournament=other, name=f"Other {index}",
+                         player_names=[f"O{index}a", f"O{index}b"])
+    theirs = list(other.entrants.order_by("pk"))
+    ours = list(tac_tournament.entrants.order_by("pk"))
+    forbidden_pair_add(actor=stranger, tournament=other, first=theirs[0], second=theirs[1])
+    pair = ForbiddenPair.objects.get(tournament=other)
+    _login(client, organiser)
+    slug = tac_tournament.slug
+    url = reverse("web:venue-accessibility", args=[slug, theirs[0].pk])
+    assert client.post(url, {"needs_accessible_table": "1"}).status_code == 404
+    assert client.post(reverse("web:venue-pair-remove", args=[slug, pair.pk])).status_code == 404
+    page = client.post(reverse("web:venue-pair-add", args=[slug]), {"first": ours[0].pk, "second": theirs[0].pk},
+                       follow=True)
+    assert page.status_code == 200
+    theirs[0].refresh_from_db()
+    assert not theirs[0].needs_accessible_table
+    assert list(ForbiddenPair.objects.values_list("pk", flat=True)) == [pair.pk]
