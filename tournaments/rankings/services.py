@@ -29,7 +29,6 @@ from tournaments.rankings.compute import (
     Rating,
     pool_for,
     rate_stream,
-    team_key,
     team_rating,
 )
 from tournaments.rankings.models import PlayerRating, RatedGame, RatingEvent, RatingPolicy, RatingPool
@@ -196,7 +195,7 @@ def ratings_result_changed(*, tournament: Tournament, round_: Round) -> None:
     if not tournament.is_public:
         return
     try:
-        pool = pool_for(tournament.game, tournament.variant)
+        pool = pool_for(tournament.game)
     except ValueError:
         return
     from_key = round_prefix(tournament, round_.number)
@@ -229,7 +228,7 @@ def rating_policy_update(*, actor: Any, tournament: Tournament, time_limit_games
         policy.save(update_fields=["time_limit_games", "updated_at"])
         audit_record(action="rating_policy_update", tournament=tournament, obj=policy, actor=actor,
                      data={"time_limit_games": time_limit_games})
-        pool = pool_for(tournament.game, tournament.variant)
+        pool = pool_for(tournament.game)
         from_key = round_prefix(tournament, 1)
         transaction.on_commit(lambda: ratings_enqueue(pool=pool, from_key=from_key))
     return policy
@@ -254,7 +253,7 @@ def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_fi
         raise TournamentError(
             ErrorCode.ROUND_IN_PROGRESS, _("Seeding from the rankings is possible only before the first round.")
         )
-    pool = pool_for(tournament.game, tournament.variant)
+    pool = pool_for(tournament.game)
     entrants = list(Entrant.objects.filter(tournament=tournament).prefetch_related("members").order_by("pk"))
     player_ids = {member.player_id for entrant in entrants for member in entrant.members.all()}
     ratings = {
@@ -277,10 +276,6 @@ def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_fi
     return len(changed)
 
 
-def team_key_of_entrant(entrant: Entrant) -> str:
-    return team_key(member.player_id for member in entrant.members.all())
-
-
 __all__ = [
     "RecomputeOutcome",
     "entrants_seed_from_ratings",
@@ -293,5 +288,4 @@ __all__ = [
     "ratings_recompute",
     "ratings_result_changed",
     "require_pool",
-    "team_key_of_entrant",
 ]
