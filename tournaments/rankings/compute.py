@@ -27,6 +27,8 @@ Z = 3.0
 
 #: Rating pools: every variant of a game shares one stream (see docs/rankings.md).
 POOLS: dict[str, str] = {"tac": "tac", "tactik": "tactik", "tock": "tock", "taki": "taki", "zack": "zack"}
+#: Every pool once, in the order of POOLS.
+POOL_NAMES: tuple[str, ...] = tuple(dict.fromkeys(POOLS.values()))
 
 
 def pool_for(game: str) -> str:

@@ -15,9 +15,9 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entrant, Player, Result, Table, Tournament
-from tournaments.rankings.compute import POOLS
+from tournaments.rankings.compute import POOL_NAMES
 
-POOL_CHOICES = sorted(set(POOLS.values()))
+POOL_CHOICES = sorted(POOL_NAMES)
 
 
 class RatingPool(models.Model):

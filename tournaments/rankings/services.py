@@ -25,7 +25,7 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.rankings.compute import (
     INITIAL,
-    POOLS,
+    POOL_NAMES,
     Rating,
     pool_for,
     rate_stream,
@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 
 def require_pool(pool: str) -> str:
-    if pool not in set(POOLS.values()):
+    if pool not in POOL_NAMES:
         raise TournamentError(ErrorCode.NOT_FOUND, _("There is no ranking for this game."), pool=pool)
     return pool
 
@@ -181,7 +181,7 @@ def ratings_rebuild(*, pool: str) -> RecomputeOutcome:
 def ratings_out_of_date() -> list[tuple[str, str]]:
     """(pool, first differing key) for every pool whose stored stream lags the results (reconciler)."""
     stale = []
-    for pool in sorted(set(POOLS.values())):
+    for pool in sorted(POOL_NAMES):
         key, _expected = first_difference(pool, "")
         if key is not None:
             stale.append((pool, key))

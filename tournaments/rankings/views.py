@@ -23,7 +23,7 @@ from tournaments.profiles import GAMES
 from tournaments.rankings import selectors, services
 from tournaments.rankings.boards import page_rows
 from tournaments.rankings.charts import history_svg
-from tournaments.rankings.compute import INITIAL, POOLS
+from tournaments.rankings.compute import INITIAL, POOL_NAMES
 from tournaments.rankings.models import PlayerRating
 from tournaments.rankings.query_params import leaderboard_filter, page_number
 from tournaments.views.organiser import organised_tournament
@@ -36,14 +36,15 @@ def pool_label(pool: str) -> str:
 
 
 def _pool_or_404(pool: str) -> str:
-    if pool not in set(POOLS.values()):
-        raise Http404("No ranking for this game.")
-    return pool
+    try:
+        return services.require_pool(pool)
+    except TournamentError as exc:
+        raise Http404(exc.message) from exc
 
 
 def rankings_home(request: HttpRequest) -> HttpResponse:
     counts = dict(PlayerRating.objects.values("pool").annotate(n=Count("pk")).values_list("pool", "n"))
-    pools = [(pool, pool_label(pool), counts.get(pool, 0)) for pool in dict.fromkeys(POOLS.values())]
+    pools = [(pool, pool_label(pool), counts.get(pool, 0)) for pool in POOL_NAMES]
     return render(request, "rankings/home.html", {"pools": pools})
 
 
