@@ -77,6 +77,7 @@ def player_profile(request: HttpRequest, pool: str, player_id: int) -> HttpRespo
     events = selectors.player_history(pool, player)
     if not events:
         raise Http404("This player has no rated game in this ranking.")
+    selectors.with_game_players(events)
     tournaments: dict[int, Tournament] = {}
     for event in events:
         if event.game.tournament is not None:
@@ -111,6 +112,7 @@ def team_profile(request: HttpRequest, pool: str, key: str) -> HttpResponse:
     team = selectors.team_profile(pool, key)
     if team is None:
         raise Http404("This team has no rated game in this ranking.")
+    selectors.with_game_players(team.events)
     names = " & ".join(p.name for p in team.players)
     results = []
     for event in reversed(team.events):
