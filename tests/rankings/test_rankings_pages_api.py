@@ -124,6 +124,8 @@ def test_profiles_team_and_chart(organiser: Any) -> None:
     page = Client().get(f"/rankings/tac/players/{players[0].pk}/").content.decode()
     assert "<svg" in page and "polyline" in page and players[1].name in page and "Tac" in page
     key = team_key([players[0].pk, players[1].pk])
+    names = " &amp; ".join(sorted([players[0].name, players[1].name]))
+    assert f'href="/rankings/tac/teams/{key}/">{names}</a>' in page  # the player's teams, named
     page = Client().get(f"/rankings/tac/teams/{key}/")
     assert page.status_code == 200 and b"<svg" in page.content
     data = APIClient().get(f"/api/rankings/tac/teams/{key}/").json()

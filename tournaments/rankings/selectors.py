@@ -186,11 +186,13 @@ def team_profile(pool: str, key: str) -> TeamProfile | None:
     return TeamProfile(key=key, players=players, rating=rating, events=firsts, history=history, start=start)
 
 
-def teams_of_player(events: Sequence[RatingEvent]) -> list[str]:
-    """The team keys (with more than one player) the player has played in, most recent first."""
-    seen: list[str] = []
+def teams_of_player(events: Sequence[RatingEvent]) -> list[tuple[str, str]]:
+    """(team key, "A & B") of every team with more than one player the player has played in, most
+    recent first (the events need `with_game_players`)."""
+    seen: dict[str, str] = {}
     for event in reversed(events):
         if "-" in event.team_key and event.team_key not in seen:
-            seen.append(event.team_key)
-    return seen
+            mates = [e.player.name for e in event.game.events.all() if e.team_index == event.team_index]
+            seen[event.team_key] = " & ".join(sorted(mates))
+    return list(seen.items())
 

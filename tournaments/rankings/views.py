@@ -61,13 +61,14 @@ def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     paginator = Paginator(board, PAGE_SIZE)
     page = paginator.get_page(number)
     rows = page_rows(board, page)
-    query = {k: v for k, v in request.GET.items() if k != "page" and v}
+    query = urlencode({k: v for k, v in request.GET.items() if k != "page" and v})
+    suffix = f"?{query}" if query else ""
     return render(request, "rankings/leaderboard.html", {
         "pool": pool, "label": pool_label(pool), "rows": rows, "page": page, "filters": filters,
-        "clubs": selectors.clubs_in_pool(pool), "error": error, "query": urlencode(query),
+        "clubs": selectors.clubs_in_pool(pool), "error": error, "query": query,
         "trend_games": selectors.TREND_GAMES,
-        "export_csv": reverse("api-rankings-export", args=[pool, "csv"]) + (f"?{urlencode(query)}" if query else ""),
-        "export_json": reverse("api-rankings-export", args=[pool, "json"]) + (f"?{urlencode(query)}" if query else ""),
+        "export_csv": reverse("api-rankings-export", args=[pool, "csv"]) + suffix,
+        "export_json": reverse("api-rankings-export", args=[pool, "json"]) + suffix,
     }, status=status)
 
 
@@ -92,16 +93,11 @@ def player_profile(request: HttpRequest, pool: str, player_id: int) -> HttpRespo
             "change": event.conservative_after - event.conservative_before,
             "seats": len({e.team_index for e in event.game.events.all()}),
         })
-    team_names: dict[str, str] = {}
-    for event in events:
-        if "-" in event.team_key and event.team_key not in team_names:
-            mates = [e.player.name for e in event.game.events.all() if e.team_index == event.team_index]
-            team_names[event.team_key] = " & ".join(sorted(mates))
     last = events[-1]
     return render(request, "rankings/player.html", {
         "pool": pool, "label": pool_label(pool), "player": player, "last": last,
         "records": selectors.player_records(events), "results": results,
-        "tournaments": list(tournaments.values())[::-1], "teams": [(key, team_names[key]) for key in selectors.teams_of_player(events)],
+        "tournaments": list(tournaments.values())[::-1], "teams": selectors.teams_of_player(events),
         "chart": history_svg(selectors.history_points(events), start=INITIAL.conservative,
                              title=_("Rating history of %(name)s") % {"name": player.name}),
     })
