@@ -217,7 +217,9 @@ def test_knockout_seeded_from_ratings(organiser: Any) -> None:
     tournament = tournament_with(organiser, [players[2:4], players[0:2]], name="KO", format="knockout")
     web = Client()
     web.force_login(organiser)
-    assert web.post(f"/t/{tournament.slug}/manage/ratings/seed/").status_code == 302
+    seed_url = f"/t/{tournament.slug}/manage/ratings/seed/"
+    assert seed_url in web.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert web.post(seed_url).status_code == 302
     tournament.refresh_from_db()
     assert tournament.first_round == "rating"
     round_ = next_round(organiser, tournament)
@@ -225,6 +227,7 @@ def test_knockout_seeded_from_ratings(organiser: Any) -> None:
     best = Entrant.objects.get(tournament=tournament, name="E02 KO")
     assert tournament.knockout_seeding and tournament.knockout_seeding[0][0] == best.pk
     assert round_.tables.exists()
+    assert seed_url not in web.get(f"/t/{tournament.slug}/manage/").content.decode()  # too late: no button
 
 
 def test_openapi_schema_lists_the_rankings() -> None:

@@ -240,6 +240,18 @@ def rating_policy_of(tournament: Tournament) -> RatingPolicy:
     return policy if policy is not None else RatingPolicy(tournament=tournament)
 
 
+def seeding_from_ratings_error(tournament: Tournament) -> TournamentError | None:
+    """Why the tournament can no longer be seeded from the rankings (None: it can). The one place of
+    this rule: the service raises it, the manage panel hides its button."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
+    if tournament.rounds.exists():
+        return TournamentError(
+            ErrorCode.ROUND_IN_PROGRESS, _("Seeding from the rankings is possible only before the first round.")
+        )
+    return None
+
+
 @transaction.atomic
 def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_first_round: bool = True) -> int:
     """Set every entrant's `rating` to its team's conservative rating in the tournament's pool (players
@@ -247,12 +259,9 @@ def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_fi
     knockout bracket are seeded from the rankings. Returns the number of entrants rated."""
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
-    if tournament.rounds.exists():
-        raise TournamentError(
-            ErrorCode.ROUND_IN_PROGRESS, _("Seeding from the rankings is possible only before the first round.")
-        )
+    error = seeding_from_ratings_error(tournament)
+    if error is not None:
+        raise error
     pool = pool_for(tournament.game)
     entrants = list(Entrant.objects.filter(tournament=tournament).prefetch_related("members").order_by("pk"))
     player_ids = {member.player_id for entrant in entrants for member in entrant.members.all()}
@@ -288,4 +297,5 @@ __all__ = [
     "ratings_recompute",
     "ratings_result_changed",
     "require_pool",
+    "seeding_from_ratings_error",
 ]
