@@ -25,10 +25,8 @@ from tournaments.rankings.boards import page_rows
 from tournaments.rankings.charts import history_svg
 from tournaments.rankings.compute import INITIAL, POOL_NAMES
 from tournaments.rankings.models import PlayerRating
-from tournaments.rankings.query_params import leaderboard_filter, page_number
+from tournaments.rankings.query_params import PAGE_SIZE, leaderboard_filter, page_number
 from tournaments.views.organiser import organised_tournament
-
-PAGE_SIZE = 50
 
 
 def pool_label(pool: str) -> str:
