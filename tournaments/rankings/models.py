@@ -22,7 +22,6 @@ POOL_CHOICES = sorted(POOL_NAMES)
 
 class RatingPool(models.Model):
     pool = models.CharField(max_length=20, primary_key=True)
-    games = models.PositiveIntegerField(default=0)
     recomputed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

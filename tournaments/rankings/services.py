@@ -160,9 +160,8 @@ def ratings_recompute(*, pool: str, from_key: str = "") -> RecomputeOutcome:
             ))
     RatingEvent.objects.bulk_create(events, batch_size=1000)
     _refresh_player_ratings(pool, affected)
-    pool_row.games = RatedGame.objects.filter(pool=pool).count()
     pool_row.recomputed_at = timezone.now()
-    pool_row.save(update_fields=["games", "recomputed_at"])
+    pool_row.save(update_fields=["recomputed_at"])
     return RecomputeOutcome(pool=pool, from_key=start_key, games_replayed=len(replay), games_deleted=games_deleted)
 
 
