@@ -124,6 +124,8 @@ def test_profiles_team_and_chart(organiser: Any) -> None:
     page = Client().get(f"/rankings/tac/players/{players[0].pk}/").content.decode()
     assert "<svg" in page and "polyline" in page and players[1].name in page and "Tac" in page
     key = team_key([players[0].pk, players[1].pk])
+    names = " &amp; ".join(sorted([players[0].name, players[1].name]))
+    assert f'href="/rankings/tac/teams/{key}/">{names}</a>' in page  # the player's teams, named
     page = Client().get(f"/rankings/tac/teams/{key}/")
     assert page.status_code == 200 and b"<svg" in page.content
     data = APIClient().get(f"/api/rankings/tac/teams/{key}/").json()
@@ -215,7 +217,9 @@ def test_knockout_seeded_from_ratings(organiser: Any) -> None:
     tournament = tournament_with(organiser, [players[2:4], players[0:2]], name="KO", format="knockout")
     web = Client()
     web.force_login(organiser)
-    assert web.post(f"/t/{tournament.slug}/manage/ratings/seed/").status_code == 302
+    seed_url = f"/t/{tournament.slug}/manage/ratings/seed/"
+    assert seed_url in web.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert web.post(seed_url).status_code == 302
     tournament.refresh_from_db()
     assert tournament.first_round == "rating"
     round_ = next_round(organiser, tournament)
@@ -223,6 +227,7 @@ def test_knockout_seeded_from_ratings(organiser: Any) -> None:
     best = Entrant.objects.get(tournament=tournament, name="E02 KO")
     assert tournament.knockout_seeding and tournament.knockout_seeding[0][0] == best.pk
     assert round_.tables.exists()
+    assert seed_url not in web.get(f"/t/{tournament.slug}/manage/").content.decode()  # too late: no button
 
 
 def test_openapi_schema_lists_the_rankings() -> None:

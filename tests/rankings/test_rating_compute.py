@@ -225,7 +225,7 @@ def test_every_table_shape_is_rated_like_openskill(organiser: Any, game: str, va
         play_scores(organiser, table, outcome)
     else:
         play_placings(organiser, table, outcome)
-    pool = pool_for(game, variant)
+    pool = pool_for(game)
     ratings_recompute(pool=pool)
     lines = {s.entrant_id: s.placing for s in table.results.get(state="overridden").scores.all()}
     order = seated(table)

@@ -7,7 +7,7 @@ the rank of each team (1 = first; equal ranks are ties). Every player keeps one 
 >>> outcome = rate_game(RatedGameInput(key="k", teams=((1,), (2,)), ranks=(1, 2)), {})
 >>> [round(u.after.mu, 3) for u in outcome.updates]
 [27.635, 22.365]
->>> pool_for("tock", {"mode": "teams", "seats": 6})
+>>> pool_for("tock")
 'tock'
 """
 
@@ -27,11 +27,13 @@ Z = 3.0
 
 #: Rating pools: every variant of a game shares one stream (see docs/rankings.md).
 POOLS: dict[str, str] = {"tac": "tac", "tactik": "tactik", "tock": "tock", "taki": "taki", "zack": "zack"}
+#: Every pool once, in the order of POOLS.
+POOL_NAMES: tuple[str, ...] = tuple(dict.fromkeys(POOLS.values()))
 
 
-def pool_for(game: str, variant: Mapping[str, Any] | None = None) -> str:
-    """The rating pool of a tournament's game and variant (TAC basic and master share `tac`,
-    Tac-Tik 4 and 6 share `tactik`, Tock free-for-all and teams share `tock`)."""
+def pool_for(game: str) -> str:
+    """The rating pool of a tournament's game: every variant shares it (TAC basic and master share
+    `tac`, Tac-Tik 4 and 6 share `tactik`, Tock free-for-all and teams share `tock`)."""
     try:
         return POOLS[game]
     except KeyError as exc:

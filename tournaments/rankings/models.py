@@ -15,14 +15,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entrant, Player, Result, Table, Tournament
-from tournaments.rankings.compute import POOLS
+from tournaments.rankings.compute import POOL_NAMES
 
-POOL_CHOICES = sorted(set(POOLS.values()))
+POOL_CHOICES = sorted(POOL_NAMES)
 
 
 class RatingPool(models.Model):
     pool = models.CharField(max_length=20, primary_key=True)
-    games = models.PositiveIntegerField(default=0)
     recomputed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -12,6 +12,8 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.rankings.selectors import LeaderboardFilter
 
 MAX_MIN_GAMES = 10000
+#: Leaderboard rows per page (the pages; the API's default).
+PAGE_SIZE = 50
 
 
 def _date(params: Mapping[str, Any], name: str) -> dt.date | None:
@@ -55,5 +57,5 @@ def page_number(params: Mapping[str, Any]) -> int:
     return _int(params, "page", 1, 1, 100000) or 1
 
 
-def page_size(params: Mapping[str, Any], default: int = 50) -> int:
-    return _int(params, "page_size", default, 1, 200) or default
+def page_size(params: Mapping[str, Any]) -> int:
+    return _int(params, "page_size", PAGE_SIZE, 1, 200) or PAGE_SIZE

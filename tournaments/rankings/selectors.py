@@ -15,7 +15,17 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, F, FloatField, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce
 
 from tournaments.models import Club, Player
@@ -92,14 +102,18 @@ class HistoryPoint:
 
 
 def player_history(pool: str, player: Player) -> list[RatingEvent]:
-    """The player's events in `pool`, oldest first, with game, tournament, round and table, and every
-    player of the same game (for teammates and opponents): three queries whatever their number."""
+    """The player's events in `pool`, oldest first, with game, tournament, round and table: one query
+    whatever their number (`with_game_players` adds the other players where a page shows them)."""
     return list(
         RatingEvent.objects.filter(pool=pool, player=player)
-        .select_related("game__tournament", "game__table__round", "entrant")
-        .prefetch_related("game__events__player")
+        .select_related("game__tournament", "game__table__round")
         .order_by("key")
     )
+
+
+def with_game_players(events: Sequence[RatingEvent]) -> None:
+    """Load every player of each event's game (for teammates and opponents): two queries."""
+    prefetch_related_objects(events, "game__events__player")
 
 
 def history_points(events: Sequence[RatingEvent]) -> list[HistoryPoint]:
@@ -152,8 +166,7 @@ def team_profile(pool: str, key: str) -> TeamProfile | None:
         return None
     all_events = list(
         RatingEvent.objects.filter(pool=pool, team_key=key)
-        .select_related("game__tournament", "game__table__round", "entrant")
-        .prefetch_related("game__events__player")
+        .select_related("game__tournament", "game__table__round")
         .order_by("key", "player_id")
     )
     if not all_events:
@@ -173,11 +186,13 @@ def team_profile(pool: str, key: str) -> TeamProfile | None:
     return TeamProfile(key=key, players=players, rating=rating, events=firsts, history=history, start=start)
 
 
-def teams_of_player(events: Sequence[RatingEvent]) -> list[str]:
-    """The team keys (with more than one player) the player has played in, most recent first."""
-    seen: list[str] = []
+def teams_of_player(events: Sequence[RatingEvent]) -> list[tuple[str, str]]:
+    """(team key, "A & B") of every team with more than one player the player has played in, most
+    recent first (the events need `with_game_players`)."""
+    seen: dict[str, str] = {}
     for event in reversed(events):
         if "-" in event.team_key and event.team_key not in seen:
-            seen.append(event.team_key)
-    return seen
+            mates = [e.player.name for e in event.game.events.all() if e.team_index == event.team_index]
+            seen[event.team_key] = " & ".join(sorted(mates))
+    return list(seen.items())
 

@@ -25,11 +25,10 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.rankings.compute import (
     INITIAL,
-    POOLS,
+    POOL_NAMES,
     Rating,
     pool_for,
     rate_stream,
-    team_key,
     team_rating,
 )
 from tournaments.rankings.models import PlayerRating, RatedGame, RatingEvent, RatingPolicy, RatingPool
@@ -42,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 
 def require_pool(pool: str) -> str:
-    if pool not in set(POOLS.values()):
+    if pool not in POOL_NAMES:
         raise TournamentError(ErrorCode.NOT_FOUND, _("There is no ranking for this game."), pool=pool)
     return pool
 
@@ -161,9 +160,8 @@ def ratings_recompute(*, pool: str, from_key: str = "") -> RecomputeOutcome:
             ))
     RatingEvent.objects.bulk_create(events, batch_size=1000)
     _refresh_player_ratings(pool, affected)
-    pool_row.games = RatedGame.objects.filter(pool=pool).count()
     pool_row.recomputed_at = timezone.now()
-    pool_row.save(update_fields=["games", "recomputed_at"])
+    pool_row.save(update_fields=["recomputed_at"])
     return RecomputeOutcome(pool=pool, from_key=start_key, games_replayed=len(replay), games_deleted=games_deleted)
 
 
@@ -182,7 +180,7 @@ def ratings_rebuild(*, pool: str) -> RecomputeOutcome:
 def ratings_out_of_date() -> list[tuple[str, str]]:
     """(pool, first differing key) for every pool whose stored stream lags the results (reconciler)."""
     stale = []
-    for pool in sorted(set(POOLS.values())):
+    for pool in sorted(POOL_NAMES):
         key, _expected = first_difference(pool, "")
         if key is not None:
             stale.append((pool, key))
@@ -196,7 +194,7 @@ def ratings_result_changed(*, tournament: Tournament, round_: Round) -> None:
     if not tournament.is_public:
         return
     try:
-        pool = pool_for(tournament.game, tournament.variant)
+        pool = pool_for(tournament.game)
     except ValueError:
         return
     from_key = round_prefix(tournament, round_.number)
@@ -229,7 +227,7 @@ def rating_policy_update(*, actor: Any, tournament: Tournament, time_limit_games
         policy.save(update_fields=["time_limit_games", "updated_at"])
         audit_record(action="rating_policy_update", tournament=tournament, obj=policy, actor=actor,
                      data={"time_limit_games": time_limit_games})
-        pool = pool_for(tournament.game, tournament.variant)
+        pool = pool_for(tournament.game)
         from_key = round_prefix(tournament, 1)
         transaction.on_commit(lambda: ratings_enqueue(pool=pool, from_key=from_key))
     return policy
@@ -241,6 +239,18 @@ def rating_policy_of(tournament: Tournament) -> RatingPolicy:
     return policy if policy is not None else RatingPolicy(tournament=tournament)
 
 
+def seeding_from_ratings_error(tournament: Tournament) -> TournamentError | None:
+    """Why the tournament can no longer be seeded from the rankings (None: it can). The one place of
+    this rule: the service raises it, the manage panel hides its button."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
+    if tournament.rounds.exists():
+        return TournamentError(
+            ErrorCode.ROUND_IN_PROGRESS, _("Seeding from the rankings is possible only before the first round.")
+        )
+    return None
+
+
 @transaction.atomic
 def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_first_round: bool = True) -> int:
     """Set every entrant's `rating` to its team's conservative rating in the tournament's pool (players
@@ -248,13 +258,10 @@ def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_fi
     knockout bracket are seeded from the rankings. Returns the number of entrants rated."""
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
-    if tournament.rounds.exists():
-        raise TournamentError(
-            ErrorCode.ROUND_IN_PROGRESS, _("Seeding from the rankings is possible only before the first round.")
-        )
-    pool = pool_for(tournament.game, tournament.variant)
+    error = seeding_from_ratings_error(tournament)
+    if error is not None:
+        raise error
+    pool = pool_for(tournament.game)
     entrants = list(Entrant.objects.filter(tournament=tournament).prefetch_related("members").order_by("pk"))
     player_ids = {member.player_id for entrant in entrants for member in entrant.members.all()}
     ratings = {
@@ -277,10 +284,6 @@ def entrants_seed_from_ratings(*, actor: Any, tournament: Tournament, use_for_fi
     return len(changed)
 
 
-def team_key_of_entrant(entrant: Entrant) -> str:
-    return team_key(member.player_id for member in entrant.members.all())
-
-
 __all__ = [
     "RecomputeOutcome",
     "entrants_seed_from_ratings",
@@ -293,5 +296,5 @@ __all__ = [
     "ratings_recompute",
     "ratings_result_changed",
     "require_pool",
-    "team_key_of_entrant",
+    "seeding_from_ratings_error",
 ]

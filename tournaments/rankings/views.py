@@ -23,12 +23,10 @@ from tournaments.profiles import GAMES
 from tournaments.rankings import selectors, services
 from tournaments.rankings.boards import page_rows
 from tournaments.rankings.charts import history_svg
-from tournaments.rankings.compute import INITIAL, POOLS
+from tournaments.rankings.compute import INITIAL, POOL_NAMES
 from tournaments.rankings.models import PlayerRating
-from tournaments.rankings.query_params import leaderboard_filter, page_number
+from tournaments.rankings.query_params import PAGE_SIZE, leaderboard_filter, page_number
 from tournaments.views.organiser import organised_tournament
-
-PAGE_SIZE = 50
 
 
 def pool_label(pool: str) -> str:
@@ -36,14 +34,15 @@ def pool_label(pool: str) -> str:
 
 
 def _pool_or_404(pool: str) -> str:
-    if pool not in set(POOLS.values()):
-        raise Http404("No ranking for this game.")
-    return pool
+    try:
+        return services.require_pool(pool)
+    except TournamentError as exc:
+        raise Http404(exc.message) from exc
 
 
 def rankings_home(request: HttpRequest) -> HttpResponse:
     counts = dict(PlayerRating.objects.values("pool").annotate(n=Count("pk")).values_list("pool", "n"))
-    pools = [(pool, pool_label(pool), counts.get(pool, 0)) for pool in dict.fromkeys(POOLS.values())]
+    pools = [(pool, pool_label(pool), counts.get(pool, 0)) for pool in POOL_NAMES]
     return render(request, "rankings/home.html", {"pools": pools})
 
 
@@ -60,13 +59,14 @@ def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     paginator = Paginator(board, PAGE_SIZE)
     page = paginator.get_page(number)
     rows = page_rows(board, page)
-    query = {k: v for k, v in request.GET.items() if k != "page" and v}
+    query = urlencode({k: v for k, v in request.GET.items() if k != "page" and v})
+    suffix = f"?{query}" if query else ""
     return render(request, "rankings/leaderboard.html", {
         "pool": pool, "label": pool_label(pool), "rows": rows, "page": page, "filters": filters,
-        "clubs": selectors.clubs_in_pool(pool), "error": error, "query": urlencode(query),
+        "clubs": selectors.clubs_in_pool(pool), "error": error, "query": query,
         "trend_games": selectors.TREND_GAMES,
-        "export_csv": reverse("api-rankings-export", args=[pool, "csv"]) + (f"?{urlencode(query)}" if query else ""),
-        "export_json": reverse("api-rankings-export", args=[pool, "json"]) + (f"?{urlencode(query)}" if query else ""),
+        "export_csv": reverse("api-rankings-export", args=[pool, "csv"]) + suffix,
+        "export_json": reverse("api-rankings-export", args=[pool, "json"]) + suffix,
     }, status=status)
 
 
@@ -76,6 +76,7 @@ def player_profile(request: HttpRequest, pool: str, player_id: int) -> HttpRespo
     events = selectors.player_history(pool, player)
     if not events:
         raise Http404("This player has no rated game in this ranking.")
+    selectors.with_game_players(events)
     tournaments: dict[int, Tournament] = {}
     for event in events:
         if event.game.tournament is not None:
@@ -90,16 +91,11 @@ def player_profile(request: HttpRequest, pool: str, player_id: int) -> HttpRespo
             "change": event.conservative_after - event.conservative_before,
             "seats": len({e.team_index for e in event.game.events.all()}),
         })
-    team_names: dict[str, str] = {}
-    for event in events:
-        if "-" in event.team_key and event.team_key not in team_names:
-            mates = [e.player.name for e in event.game.events.all() if e.team_index == event.team_index]
-            team_names[event.team_key] = " & ".join(sorted(mates))
     last = events[-1]
     return render(request, "rankings/player.html", {
         "pool": pool, "label": pool_label(pool), "player": player, "last": last,
         "records": selectors.player_records(events), "results": results,
-        "tournaments": list(tournaments.values())[::-1], "teams": [(key, team_names[key]) for key in selectors.teams_of_player(events)],
+        "tournaments": list(tournaments.values())[::-1], "teams": selectors.teams_of_player(events),
         "chart": history_svg(selectors.history_points(events), start=INITIAL.conservative,
                              title=_("Rating history of %(name)s") % {"name": player.name}),
     })
@@ -110,6 +106,7 @@ def team_profile(request: HttpRequest, pool: str, key: str) -> HttpResponse:
     team = selectors.team_profile(pool, key)
     if team is None:
         raise Http404("This team has no rated game in this ranking.")
+    selectors.with_game_players(team.events)
     names = " & ".join(p.name for p in team.players)
     results = []
     for event in reversed(team.events):

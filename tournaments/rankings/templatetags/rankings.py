@@ -9,7 +9,7 @@ from django import template
 
 from tournaments.models import Tournament
 from tournaments.rankings.models import RatingPolicy
-from tournaments.rankings.services import rating_policy_of
+from tournaments.rankings.services import rating_policy_of, seeding_from_ratings_error
 
 register = template.Library()
 
@@ -20,6 +20,6 @@ def rating_panel(context: Any, tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament,
         "policy": rating_policy_of(tournament),
         "choices": RatingPolicy.TimeLimitGames.choices,
-        "can_seed": not tournament.rounds.exists() and tournament.status != Tournament.Status.FINISHED,
+        "can_seed": seeding_from_ratings_error(tournament) is None,
         "csrf_token": context.get("csrf_token"),
     }
