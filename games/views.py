@@ -329,6 +329,12 @@ class RecordUrls:
         return f"{self.detail}?step={n}"
 
 
+def _failure_label(replay: Replay, names: list[str]) -> str:
+    """The label of an invalid record's extra step: the failing action, else the verdict's error path."""
+    described = action_label(replay.failed_action, names) or (replay.error or {}).get("path") or "/"
+    return _("Invalid: %(action)s") % {"action": described}
+
+
 def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) -> dict[str, Any]:
     """Everything the step fragment shows: the SVG, the step's label, hands, the card played, links."""
     if not 0 <= n < replay.total:
@@ -344,9 +350,7 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
             "invalid": True,
             "message": error.get("message", ""),
         }
-        label = _("Invalid: %(action)s") % {
-            "action": action_label(replay.failed_action, names) or error.get("path") or "/"
-        }
+        label = _failure_label(replay, names)
         action = replay.failed_action
     else:
         highlight = {"action": step.get("action"), "invalid": False}
@@ -417,12 +421,7 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
         moves.append(
             {
                 "n": failure,
-                "label": _("Invalid: %(action)s")
-                % {
-                    "action": action_label(replay.failed_action, names)
-                    or (replay.error or {}).get("path")
-                    or "/"
-                },
+                "label": _failure_label(replay, names),
                 "url": urls.step(failure),
                 "page": urls.page(failure),
                 "failing": True,
@@ -465,13 +464,7 @@ def _derived_extra(record: GameRecord) -> list[tuple[str, str]]:
 def _winner_names(record: GameRecord) -> list[str]:
     result = record.derived_result if isinstance(record.derived_result, dict) else {}
     names = seat_names(record)
-    winners = []
-    for seat in result.get("winners") or []:
-        if isinstance(seat, int):
-            winners.append(
-                names[seat] if 0 <= seat < len(names) and names[seat] else _("Seat %(n)d") % {"n": seat}
-            )
-    return winners
+    return [_seat_name(seat, names) for seat in result.get("winners") or [] if isinstance(seat, int)]
 
 
 @require_GET
