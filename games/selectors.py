@@ -74,6 +74,13 @@ def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
     }
 
 
+def result_agrees(*, expected: dict[str, Any], result: Result) -> bool:
+    """True when a table's result says what a record's derived table result (`expected`) says."""
+    lines = [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
+              "forfeited": s.forfeited} for s in result.scores.all()]
+    return result.kind == expected.get("kind") and settle.result_matches(expected, lines)
+
+
 def _current_result(table: Table) -> Result | None:
     """The table's final result, else its pending one (from prefetched `current_results`)."""
     results = list(getattr(table, "current_results", []))
@@ -108,10 +115,8 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
         result = _current_result(record.table)
         if result is None:
             continue
-        lines = [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
-                  "forfeited": s.forfeited} for s in result.scores.all()]
         expected = record.derived_table_result or {}
-        if result.kind != expected.get("kind") or not settle.result_matches(expected, lines):
+        if not result_agrees(expected=expected, result=result):
             conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected,
                               "reason": "contradicts"})
     # A result reported from a record that no longer verifies (a newer engine found it invalid or

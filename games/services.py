@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from games import settle
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from games.permissions import can_import_records
+from games.selectors import result_agrees
 from rules.core.errors import RecordError
 from rules.core.registry import get_engine
 from rules.core.replay import load_json, verify_bytes
@@ -397,11 +398,6 @@ def _apply_verdict(record: GameRecord, verdict: dict[str, Any], version: str, sn
     record.verified_at = timezone.now()
 
 
-def _table_result_lines(result: Result) -> list[dict[str, Any]]:
-    return [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
-             "forfeited": s.forfeited} for s in result.scores.all()]
-
-
 def _settle(record: GameRecord) -> None:
     """A valid complete record reports its result; a table with a different result is left alone."""
     expected = record.derived_table_result
@@ -425,8 +421,7 @@ def _settle(record: GameRecord) -> None:
             .prefetch_related("scores").order_by("-created_at", "-id").first()
         )
         record.result = current
-        if current is not None and current.kind == expected["kind"] and settle.result_matches(
-                expected, _table_result_lines(current)):
+        if current is not None and result_agrees(expected=expected, result=current):
             record.settlement = GameRecord.Settlement.UNCHANGED
             record.settlement_note = "The table already has this result."
         else:
