@@ -460,8 +460,16 @@ def record_verify(*, record_id: int) -> GameRecord:
     snapshot = None
     if verdict.get("valid") and verdict.get("complete"):
         snapshot = settle.final_position(record.document())
+    return _store_verdict(record_id=record_id, tournament_id=record.tournament_id, version=version, verdict=verdict,
+                          snapshot=snapshot)
+
+
+def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict: dict[str, Any],
+                   snapshot: dict[str, Any] | None) -> GameRecord:
+    """Under the tournament lock: keep `verdict` as this engine version's (first one wins), apply it to
+    the record, settle the table if the record is valid and complete, audit a change of verdict."""
     with transaction.atomic():
-        tournament = lock_tournament(record.tournament_id)
+        tournament = lock_tournament(tournament_id)
         record = (GameRecord.objects.select_for_update().select_related("table__round").defer("raw")
                   .get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
@@ -488,25 +496,17 @@ VERIFY_TIMEOUT_CODE = "verification_timeout"
 def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | None:
     """The verification ran out of time: store that as this engine version's verdict (invalid, code
     `verification_timeout`) so that the record is not retried for ever and its page says why."""
-    record = GameRecord.objects.filter(pk=record_id).first()
-    if record is None:
+    found = GameRecord.objects.filter(pk=record_id).values_list("game", "tournament_id").first()
+    if found is None:
         return None
-    version = engine_version(record.game)
+    game, tournament_id = found
     verdict = {
-        "file": f"record-{record.pk}", "valid": False, "complete": False, "game": record.game, "result": None,
+        "file": f"record-{record_id}", "valid": False, "complete": False, "game": game, "result": None,
         "error": {"path": "", "code": VERIFY_TIMEOUT_CODE,
                   "message": f"The verification took longer than {seconds} seconds; the record is too costly to check."},
     }
-    with transaction.atomic():
-        tournament = lock_tournament(record.tournament_id)
-        record = GameRecord.objects.select_for_update().get(pk=record_id)
-        if record.engine_version == version and record.status != GameRecord.Status.PENDING:
-            return record
-        stored, _created = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
-                                                        defaults={"verdict": verdict})
-        _apply_verdict(record, stored.verdict, version, None, tournament_profile(tournament))
-        record.save(update_fields=VERDICT_FIELDS)
-    return record
+    return _store_verdict(record_id=record_id, tournament_id=tournament_id, version=engine_version(game),
+                          verdict=verdict, snapshot=None)
 
 
 def records_needing_verification(*, tournament: Tournament | None = None) -> list[int]:
