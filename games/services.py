@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -691,7 +691,7 @@ def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | Non
                 code, message = str(err.code), err.message
         ImportItem.objects.create(batch=batch, index=index, name=entry.name, record=record,
                                   error_code=str(code), error_message=message[:500])
-        ImportBatch.objects.filter(pk=batch.pk).update(processed=ImportItem.objects.filter(batch=batch).count())
+        ImportBatch.objects.filter(pk=batch.pk).update(processed=F("processed") + 1)  # one item, once (unique index)
         return record.pk if record is not None else None
 
 
