@@ -38,7 +38,7 @@ def records_for_tournament(*, user: Any, tournament: Tournament) -> QuerySet[Gam
     """Every record of a tournament the user may see, newest first."""
     if not can_view_tournament(user, tournament):
         return GameRecord.objects.none()
-    return _records().filter(tournament=tournament).order_by("-created_at", "-id")
+    return _records().defer("raw").filter(tournament=tournament).order_by("-created_at", "-id")
 
 
 def records_for_table(*, user: Any, table: Table, token: str | None = None) -> QuerySet[GameRecord]:
@@ -47,13 +47,13 @@ def records_for_table(*, user: Any, table: Table, token: str | None = None) -> Q
     if (not can_view_tournament(user, tournament) and not entrants_of_user_at_table(user, table)
             and entrant_for_token_at_table(token, table) is None):
         return GameRecord.objects.none()
-    return _records().filter(table=table).order_by("-created_at", "-id")
+    return _records().defer("raw").filter(table=table).order_by("-created_at", "-id")
 
 
 def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
     """{"total", "processed", "done", "status", "items": [{"index", "name", "record_id", "status",
     "error_code", "error_message"}]} for the progress bar and the per-record report."""
-    items = batch.items.select_related("record").order_by("index")
+    items = batch.items.select_related("record").defer("record__raw").order_by("index")
     return {
         "id": batch.pk,
         "filename": batch.filename,
@@ -102,7 +102,7 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
     records = (
         GameRecord.objects.filter(tournament=tournament, status=GameRecord.Status.VALID, complete=True,
                                   derived_table_result__isnull=False)
-        .select_related("table__round")
+        .select_related("table__round").defer("raw")
         .prefetch_related(Prefetch("table__results", queryset=current, to_attr="current_results"))
         .order_by("table_id", "-created_at", "-id")
     )
@@ -126,7 +126,7 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
                                                                              Result.State.REPORTED])
         .exclude(status=GameRecord.Status.VALID, complete=True)
         .exclude(status=GameRecord.Status.PENDING)
-        .select_related("table__round", "result")
+        .select_related("table__round", "result").defer("raw")
         .order_by("table_id", "-created_at", "-id")
     )
     for record in stale:
@@ -152,7 +152,7 @@ def table_visible_or_404(*, user: Any, table_id: int, token: str | None = None) 
 def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
     """An import batch, for the organisers of its tournament only."""
 
-    batch = ImportBatch.objects.select_related("tournament").filter(pk=batch_id).first()
+    batch = ImportBatch.objects.select_related("tournament").defer("upload").filter(pk=batch_id).first()
     if batch is None or not is_organiser(user, batch.tournament):
         raise TournamentError(ErrorCode.NOT_FOUND, _("No such import."))
     return batch

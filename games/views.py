@@ -700,7 +700,7 @@ def records_import_view(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("games:import-detail", slug=tournament.slug, batch_id=batch.pk)
         else:
             status = 400
-    recent = ImportBatch.objects.filter(tournament=tournament).order_by("-created_at", "-pk")[:10]
+    recent = ImportBatch.objects.filter(tournament=tournament).defer("upload").order_by("-created_at", "-pk")[:10]
     return render(
         request,
         "games/records_import.html",
@@ -741,7 +741,7 @@ def _batch_context(tournament: Tournament, batch: ImportBatch) -> dict[str, Any]
 
 def _organised_batch(request: HttpRequest, slug: str, batch_id: int) -> tuple[Tournament, ImportBatch]:
     tournament = organised_tournament(request, slug)
-    return tournament, get_object_or_404(ImportBatch, pk=batch_id, tournament=tournament)
+    return tournament, get_object_or_404(ImportBatch.objects.defer("upload"), pk=batch_id, tournament=tournament)
 
 
 @login_required

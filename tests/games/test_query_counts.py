@@ -35,3 +35,39 @@ def test_submission_queries_do_not_grow_with_the_table(organiser: Any, django_ca
     small = _queries(organiser, 3, django_capture_on_commit_callbacks)
     large = _queries(organiser, 8, django_capture_on_commit_callbacks)
     assert large <= small + 2, (small, large)
+
+
+def test_lists_and_import_progress_never_read_the_stored_texts(
+    organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A record's text is up to a megabyte and an import upload up to 50 MB: pages and API answers that
+    list records or poll an import's progress select neither column."""
+    from django.urls import reverse
+
+    from games import services
+
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 3}, name="Lists")
+    record = relabel(random_record("taki", {"seats": 3}, seed=2), table)
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = services.records_import(tournament=tournament, actor=organiser, filename="r.jsonl",
+                                        data=json.dumps(record).encode())
+    assert batch.items.get().record_id is not None
+    client = APIClient()
+    client.force_login(organiser)
+    urls = [
+        f"/api/tournaments/{tournament.slug}/records/",
+        f"/api/tables/{table.pk}/records/",
+        f"/api/tournaments/{tournament.slug}/records/conflicts/",
+        f"/api/record-imports/{batch.pk}/",
+        reverse("games:records", args=[tournament.slug]),
+        reverse("games:table-records", args=[tournament.slug, table.pk]),
+        reverse("games:records-import", args=[tournament.slug]),
+        reverse("games:import-detail", args=[tournament.slug, batch.pk]),
+        reverse("games:import-progress", args=[tournament.slug, batch.pk]),
+    ]
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200, url
+        sql = " ".join(query["sql"] for query in queries)
+        assert '"games_gamerecord"."raw"' not in sql, url
+        assert '"games_importbatch"."upload"' not in sql, url
