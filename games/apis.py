@@ -35,6 +35,7 @@ class RawBodyParser(BaseParser):
 
     media_type = "*/*"
     limit_setting = staticmethod(services.max_record_bytes)
+    too_large = ErrorCode.RECORD_TOO_LARGE
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> bytes:
         if stream is None:
@@ -43,14 +44,14 @@ class RawBodyParser(BaseParser):
         data = stream.read(limit + 1)
         if len(data) > limit:
             raise TournamentError(
-                ErrorCode.RECORD_TOO_LARGE, _("The body is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit
+                self.too_large, _("The body is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit
             )
         return bytes(data)
 
 
 class RawImportParser(RawBodyParser):
-    media_type = "*/*"
     limit_setting = staticmethod(services.max_import_bytes)
+    too_large = ErrorCode.IMPORT_TOO_LARGE
 
 
 TOKEN_PARAMS = [

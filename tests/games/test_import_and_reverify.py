@@ -105,7 +105,7 @@ def test_jsonl_import_and_rerun_never_duplicates(
     assert RecordVerdict.objects.filter(record__batch=batch).count() == 3
 
 
-@pytest.mark.parametrize("case", ["bomb", "too-many", "not-zip", "empty", "not-organiser"])
+@pytest.mark.parametrize("case", ["bomb", "too-many", "too-large", "not-zip", "empty", "not-organiser"])
 def test_hostile_imports_are_refused(
     organiser: Any, other_organiser: Any, taki_round: Any, settings: Any, case: str
 ) -> None:
@@ -120,6 +120,9 @@ def test_hostile_imports_are_refused(
     elif case == "too-many":
         settings.GAMES_IMPORT_MAX_ITEMS = 3
         data, code = zip_bytes({f"{i}.json": b"{}" for i in range(4)}), "import_too_large"
+    elif case == "too-large":  # the raw body is cut at GAMES_IMPORT_MAX_BYTES, with the import's code
+        settings.GAMES_IMPORT_MAX_BYTES = 1000
+        data, code = b"{}\n" * 1000, "import_too_large"
     elif case == "not-zip":
         data, code = b"PK\x03\x04 broken archive", "import_unreadable"
     elif case == "empty":
