@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.models import GameRecord
+from games.views import json_download
 from tournaments.apis import ERROR_SCHEMA, ERRORS
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.permissions import is_organiser
@@ -277,10 +278,7 @@ class RecordDownloadApi(APIView):
                                                        404: ERROR_SCHEMA})
     def get(self, request: Request, record_id: int) -> HttpResponse:
         record = selectors.record_visible_or_404(user=request.user, record_id=record_id, token=request_token(request))
-        response = HttpResponse(record.raw.encode("utf-8"), content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="record-{record.pk}.json"'
-        response["X-Content-Type-Options"] = "nosniff"
-        return response
+        return json_download(record)
 
 
 class RecordImportApi(APIView):

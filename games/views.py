@@ -493,20 +493,22 @@ def token_record_step(request: HttpRequest, token: str, record_id: int, n: int) 
     return _step_fragment(request, _visible_record(request, record_id, slug=None, token=token), n, token)
 
 
-def _json_download(record: GameRecord) -> HttpResponse:
-    response = HttpResponse(record.raw, content_type="application/json; charset=utf-8")
+def json_download(record: GameRecord) -> HttpResponse:
+    """The record exactly as submitted, as an attachment (the page's link and the API's download)."""
+    response = HttpResponse(record.raw.encode("utf-8"), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="record-{record.pk}.json"'
+    response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
 @require_GET
 def record_json(request: HttpRequest, slug: str, record_id: int) -> HttpResponse:
-    return _json_download(_visible_record(request, record_id, slug=slug, token=None))
+    return json_download(_visible_record(request, record_id, slug=slug, token=None))
 
 
 @require_GET
 def token_record_json(request: HttpRequest, token: str, record_id: int) -> HttpResponse:
-    return _json_download(_visible_record(request, record_id, slug=None, token=token))
+    return json_download(_visible_record(request, record_id, slug=None, token=token))
 
 
 def _svg_download(record: GameRecord, n: int) -> HttpResponse:
