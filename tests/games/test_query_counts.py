@@ -71,3 +71,22 @@ def test_lists_and_import_progress_never_read_the_stored_texts(
         sql = " ".join(query["sql"] for query in queries)
         assert '"games_gamerecord"."raw"' not in sql, url
         assert '"games_importbatch"."upload"' not in sql, url
+
+
+def test_admin_changelists_never_read_the_stored_texts(django_capture_on_commit_callbacks: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    admin = get_user_model().objects.create_superuser("admin", password="admin-password-1")
+    tournament, table = one_table_tournament(admin, "taki", {"seats": 3}, name="Admin")
+    record = relabel(random_record("taki", {"seats": 3}, seed=3), table)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.records_import(tournament=tournament, actor=admin, filename="r.jsonl", data=json.dumps(record).encode())
+    client = APIClient()
+    client.force_login(admin)
+    for url in ["/admin/games/gamerecord/", "/admin/games/importbatch/"]:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200, url
+        sql = " ".join(query["sql"] for query in queries)
+        assert '"games_gamerecord"."raw"' not in sql and '"games_importbatch"."upload"' not in sql, url
