@@ -198,16 +198,25 @@ def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
     return out
 
 
+def _whole_number(value: Any, *, max_digits: int) -> int | None:
+    """An int, or a string of at most `max_digits` ASCII digits, as an int; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= max_digits:
+            return int(text)
+    return None
+
+
 def _match_player(
     name: str, pid: Any, index: int, candidates: list[_SeatedPlayer], *, at_table: bool
 ) -> _SeatedPlayer:
     """The candidate a record player names; `at_table`: candidates are the table's (else the tournament's)."""
     if pid is not None and not isinstance(pid, bool):
-        wanted: int | None = None
-        if isinstance(pid, int):
-            wanted = pid
-        elif isinstance(pid, str) and pid.strip().isascii() and pid.strip().isdigit() and len(pid.strip()) < 19:
-            wanted = int(pid.strip())
+        wanted = _whole_number(pid, max_digits=18)
         found = [c for c in candidates if c.player_id == wanted]
         if not found:
             message = (_("Player %(name)s (id %(id)s) of the record is not a player at this table.") if at_table
@@ -630,11 +639,7 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
 
 def _meta_number(value: Any) -> int | None:
     """A round or table number from `meta` (int or digits), None if absent or out of range."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 6:
-        number = int(value.strip())
+    number = _whole_number(value, max_digits=5)
     return number if number is not None and 1 <= number <= 32767 else None
 
 

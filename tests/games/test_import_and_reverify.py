@@ -197,6 +197,14 @@ def test_odd_meta_numbers_fall_back_to_the_players(organiser: Any, taki_round: A
     assert table.number == 2
 
 
+def test_meta_numbers_and_player_ids_may_be_digit_strings(organiser: Any, taki_round: Any) -> None:
+    tournament, round_ = taki_round
+    record = round_records(round_)[1]
+    assert services.import_table(tournament=tournament, doc={**record, "meta": {"round": " 1 ", "table": "1"}}).number == 1
+    record["players"] = [{**player, "id": f" {player['id']} "} for player in record["players"]]
+    assert services.import_table(tournament=tournament, doc=record).number == 2
+
+
 def test_unknown_players_and_huge_ids_are_reported(organiser: Any, taki_round: Any) -> None:
     tournament, round_ = taki_round
     record = round_records(round_)[0]
