@@ -169,16 +169,8 @@ def svg_labels() -> dict[str, str]:
 
 
 def seat_names(record: GameRecord) -> list[str]:
-    """Per seat, the player name written in the record (the seats of a team share the entrant)."""
-    cached = getattr(record, "_seat_names", None)
-    if cached is not None:
-        return list(cached)
-    names = _read_seat_names(record)
-    record._seat_names = names  # type: ignore[attr-defined]  # parse the JSON once per request
-    return list(names)
-
-
-def _read_seat_names(record: GameRecord) -> list[str]:
+    """Per seat, the player name written in the record (the seats of a team share the entrant).
+    It parses the record: a view reads it once and passes the list on."""
     try:
         document = record.document()
     except Exception:
@@ -335,14 +327,15 @@ def _failure_label(replay: Replay, names: list[str]) -> str:
     return _("Invalid: %(action)s") % {"action": described}
 
 
-def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) -> dict[str, Any]:
+def _step_context(
+    record: GameRecord, replay: Replay, n: int, urls: RecordUrls, names: list[str]
+) -> dict[str, Any]:
     """Everything the step fragment shows: the SVG, the step's label, hands, the card played, links."""
     if not 0 <= n < replay.total:
         raise Http404("No such step.")
     failing = replay.has_failure_step and n == len(replay.steps)
     shown = min(n, len(replay.steps) - 1)
     step = replay.steps[shown]
-    names = seat_names(record)
     error = replay.error or {}
     if failing:
         highlight: dict[str, Any] = {
@@ -410,8 +403,8 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
     urls = RecordUrls(record, token)
     replay = record_replay(record)
     n = _step_number(request.GET.get("step", 0))
-    step = _step_context(record, replay, n, urls) if replay.total else None
     names = seat_names(record)
+    step = _step_context(record, replay, n, urls, names) if replay.total else None
     moves = [
         {"n": index, "label": step_label(s, names), "url": urls.step(index), "page": urls.page(index)}
         for index, s in enumerate(replay.steps)
@@ -437,8 +430,8 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
             "record": record,
             "table": record.table,
             "round": record.table.round,
-            "seat_names": seat_names(record),
-            "derived_winners": _winner_names(record),
+            "seat_names": names,
+            "derived_winners": _winner_names(record, names),
             "derived_extra": _derived_extra(record),
             "replay": replay,
             "step": step,
@@ -461,9 +454,8 @@ def _derived_extra(record: GameRecord) -> list[tuple[str, str]]:
     ][:10]
 
 
-def _winner_names(record: GameRecord) -> list[str]:
+def _winner_names(record: GameRecord, names: list[str]) -> list[str]:
     result = record.derived_result if isinstance(record.derived_result, dict) else {}
-    names = seat_names(record)
     return [_seat_name(seat, names) for seat in result.get("winners") or [] if isinstance(seat, int)]
 
 
@@ -479,7 +471,7 @@ def token_record_detail(request: HttpRequest, token: str, record_id: int) -> Htt
 
 def _step_fragment(request: HttpRequest, record: GameRecord, n: int, token: str | None) -> HttpResponse:
     replay = record_replay(record)
-    context = _step_context(record, replay, n, RecordUrls(record, token))
+    context = _step_context(record, replay, n, RecordUrls(record, token), seat_names(record))
     return render(request, "games/_replay_step.html", context)
 
 
@@ -513,7 +505,7 @@ def token_record_json(request: HttpRequest, token: str, record_id: int) -> HttpR
 
 def _svg_download(record: GameRecord, n: int) -> HttpResponse:
     replay = record_replay(record)
-    context = _step_context(record, replay, n, RecordUrls(record))
+    context = _step_context(record, replay, n, RecordUrls(record), seat_names(record))
     svg = '<?xml version="1.0" encoding="UTF-8"?>\n' + str(context["svg"])
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="record-{record.pk}-step-{n + 1}.svg"'
