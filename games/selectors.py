@@ -171,7 +171,7 @@ def verdict_changes(*, tournament: Tournament | None = None) -> list[dict[str, A
     Each item: {"record", "tournament", "old_version", "old", "new_version", "new"} (summaries such as
     "valid complete" or "invalid must_play /deals/0/turns/3").
     """
-    records = GameRecord.objects.select_related("tournament").prefetch_related("verdicts")
+    records = GameRecord.objects.select_related("tournament").defer("raw").prefetch_related("verdicts")
     if tournament is not None:
         records = records.filter(tournament=tournament)
     changes = []
