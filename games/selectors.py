@@ -50,10 +50,11 @@ def records_for_table(*, user: Any, table: Table, token: str | None = None) -> Q
     return _records().defer("raw").filter(table=table).order_by("-created_at", "-id")
 
 
-def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
+def batch_progress(*, batch: ImportBatch, with_items: bool = True) -> dict[str, Any]:
     """{"total", "processed", "done", "status", "items": [{"index", "name", "record_id", "status",
-    "error_code", "error_message"}]} for the progress bar and the per-record report."""
-    items = batch.items.select_related("record").defer("record__raw").order_by("index")
+    "error_code", "error_message"}]} for the progress bar and the per-record report (`with_items=False`:
+    no report, "items" is empty)."""
+    items = batch.items.select_related("record").defer("record__raw").order_by("index") if with_items else []
     return {
         "id": batch.pk,
         "filename": batch.filename,

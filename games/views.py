@@ -701,7 +701,10 @@ def records_import_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _batch_context(tournament: Tournament, batch: ImportBatch) -> dict[str, Any]:
-    progress = batch_progress(batch=batch)
+    # The page shows the per-record report once the batch is done; the polls before only the bar.
+    progress = batch_progress(
+        batch=batch, with_items=batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED)
+    )
     total = int(progress.get("total") or 0)
     processed = int(progress.get("processed") or 0)
     items = []
@@ -721,8 +724,7 @@ def _batch_context(tournament: Tournament, batch: ImportBatch) -> dict[str, Any]
         "processed": processed,
         "percent": round(100 * processed / total) if total else (100 if done else 0),
         "done": done,
-        "items": items if done else [],
-        "accepted": sum(1 for item in items if item.get("record_id")),
+        "items": items,
         "valid": sum(1 for item in items if item.get("status") == "valid"),
         "invalid": sum(1 for item in items if item.get("status") == "invalid"),
         "refused": sum(1 for item in items if not item.get("record_id")),

@@ -90,3 +90,21 @@ def test_admin_changelists_never_read_the_stored_texts(django_capture_on_commit_
             assert client.get(url).status_code == 200, url
         sql = " ".join(query["sql"] for query in queries)
         assert '"games_gamerecord"."raw"' not in sql and '"games_importbatch"."upload"' not in sql, url
+
+
+def test_a_running_imports_progress_poll_skips_the_item_report(organiser: Any) -> None:
+    """The page polls every second while the batch runs and shows the per-record report only at the end."""
+    from django.urls import reverse
+
+    from games import services
+
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 3}, name="Poll")
+    record = relabel(random_record("taki", {"seats": 3}, seed=4), table)
+    batch = services.records_import(tournament=tournament, actor=organiser, filename="r.jsonl",
+                                    data=json.dumps(record).encode())  # queued: the task is not run
+    client = APIClient()
+    client.force_login(organiser)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("games:import-progress", args=[tournament.slug, batch.pk]))
+    assert response.status_code == 200 and "hx-trigger" in response.content.decode()
+    assert not any("games_importitem" in query["sql"] for query in queries)
