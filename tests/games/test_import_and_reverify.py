@@ -227,3 +227,20 @@ def test_stored_messages_are_english_whatever_the_active_language(
         assert translation.get_language() == "de"
     item = ImportItem.objects.get(batch=batch)
     assert (item.error_code, item.error_message) == ("record_unreadable", "A record must be a JSON object.")
+
+
+def test_the_request_counts_a_zip_without_unpacking_it(
+    organiser: Any, taki_round: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload is checked in the request from the ZIP's directory; only the task unpacks the members."""
+    tournament, round_ = taki_round
+    members = {f"t{i}.json": json.dumps(doc).encode() for i, doc in enumerate(round_records(round_))}
+    data = zip_bytes({**members, "notes.txt": b"not a record"})
+    assert services.import_size(data) == len(services.import_entries(data)) == len(members)
+
+    def unpacked(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a member was unpacked in the request")
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", unpacked)
+    batch = services.records_import(tournament=tournament, actor=organiser, filename="r.zip", data=data)
+    assert batch.total == len(members)
