@@ -206,7 +206,7 @@ class TableRecordsApi(APIView):
                     _("Send the record as a JSON body, a file field `file` or a form field `record`."),
                 )
         record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
-        record.refresh_from_db()
+        record.refresh_from_db(fields=services.VERDICT_FIELDS)  # an eager verification ran on commit
         return Response(record_data(record), status=201)
 
 
@@ -305,7 +305,7 @@ class RecordImportApi(APIView):
                 raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the file as a multipart field `file`."))
             data, filename = upload
         batch = services.records_import(tournament=tournament, actor=request.user, filename=filename, data=data)
-        batch.refresh_from_db()
+        batch.refresh_from_db(fields=["status", "processed", "error_message"])  # never the upload again
         return Response(selectors.batch_progress(batch=batch), status=202)
 
 

@@ -108,3 +108,15 @@ def test_a_running_imports_progress_poll_skips_the_item_report(organiser: Any) -
         response = client.get(reverse("games:import-progress", args=[tournament.slug, batch.pk]))
     assert response.status_code == 200 and "hx-trigger" in response.content.decode()
     assert not any("games_importitem" in query["sql"] for query in queries)
+
+
+def test_an_import_post_answers_without_reading_the_upload_back(organiser: Any) -> None:
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 3}, name="Post")
+    record = relabel(random_record("taki", {"seats": 3}, seed=5), table)
+    client = APIClient()
+    client.force_login(organiser)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"/api/tournaments/{tournament.slug}/records/import/?filename=r.jsonl",
+                               data=json.dumps(record).encode(), content_type="application/octet-stream")
+    assert response.status_code == 202, response.content
+    assert not any('"games_importbatch"."upload"' in query["sql"] for query in queries)
