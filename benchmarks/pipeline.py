@@ -67,6 +67,7 @@ def _worker(database_url: str) -> subprocess.Popen[bytes]:
 
 def _setup_case(game: str, variant: dict[str, Any], count: int, organiser: Any) -> list[tuple[int, str]]:
     """A tournament with `count` tables and one relabelled random record per table: [(table id, text)]."""
+    from games.demo import table_players
     from rules.core.registry import get_engine
     from tournaments import services
     from tournaments.profiles import profile_for
@@ -80,14 +81,9 @@ def _setup_case(game: str, variant: dict[str, Any], count: int, organiser: Any) 
                                     round=services.round_generate(actor=organiser, tournament=tournament))
     rng = random.Random(2026)
     out = []
-    for table in round_.tables.filter(is_bye=False).order_by("number").prefetch_related("seats__entrant__members"):
-        seats = sorted(table.seats.all(), key=lambda s: s.position)
+    for table in round_.tables.filter(is_bye=False).order_by("number"):
         record = get_engine(game).random_record(dict(variant), rng)
-        n = len(seats)
-        record["players"] = [
-            {"name": str(m.player_id), "id": m.player_id, "seats": [t + k * n]}
-            for t, s in enumerate(seats) for k, m in enumerate(sorted(s.entrant.members.all(), key=lambda m: m.position))
-        ]
+        record["players"] = table_players(table)
         out.append((table.pk, json.dumps(record)))
     return out
 

@@ -1,4 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 
@@ -20,6 +24,9 @@ class GameRecordAdmin(admin.ModelAdmin):
     raw_id_fields = ("tournament", "table", "submitted_by", "submitted_for", "batch", "result")
     readonly_fields = ("sha256", "created_at", "verified_at")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).defer("raw")  # up to a megabyte a row; the change form loads it
+
 
 @admin.register(RecordVerdict)
 class RecordVerdictAdmin(admin.ModelAdmin):
@@ -38,3 +45,6 @@ class ImportBatchAdmin(admin.ModelAdmin):
     list_display = ("id", "tournament", "filename", "status", "processed", "total", "created_at")
     raw_id_fields = ("tournament", "created_by")
     inlines = [ImportItemInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).defer("upload")  # up to 50 MB while the import runs

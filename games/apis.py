@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.models import GameRecord
+from games.views import json_download
 from tournaments.apis import ERROR_SCHEMA, ERRORS
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.permissions import is_organiser
@@ -35,6 +36,7 @@ class RawBodyParser(BaseParser):
 
     media_type = "*/*"
     limit_setting = staticmethod(services.max_record_bytes)
+    too_large = ErrorCode.RECORD_TOO_LARGE
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> bytes:
         if stream is None:
@@ -43,14 +45,14 @@ class RawBodyParser(BaseParser):
         data = stream.read(limit + 1)
         if len(data) > limit:
             raise TournamentError(
-                ErrorCode.RECORD_TOO_LARGE, _("The body is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit
+                self.too_large, _("The body is larger than %(limit)s bytes.") % {"limit": limit}, limit=limit
             )
         return bytes(data)
 
 
 class RawImportParser(RawBodyParser):
-    media_type = "*/*"
     limit_setting = staticmethod(services.max_import_bytes)
+    too_large = ErrorCode.IMPORT_TOO_LARGE
 
 
 TOKEN_PARAMS = [
@@ -204,7 +206,7 @@ class TableRecordsApi(APIView):
                     _("Send the record as a JSON body, a file field `file` or a form field `record`."),
                 )
         record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
-        record.refresh_from_db()
+        record.refresh_from_db(fields=services.VERDICT_FIELDS)  # an eager verification ran on commit
         return Response(record_data(record), status=201)
 
 
@@ -276,10 +278,7 @@ class RecordDownloadApi(APIView):
                                                        404: ERROR_SCHEMA})
     def get(self, request: Request, record_id: int) -> HttpResponse:
         record = selectors.record_visible_or_404(user=request.user, record_id=record_id, token=request_token(request))
-        response = HttpResponse(record.raw.encode("utf-8"), content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="record-{record.pk}.json"'
-        response["X-Content-Type-Options"] = "nosniff"
-        return response
+        return json_download(record)
 
 
 class RecordImportApi(APIView):
@@ -306,7 +305,7 @@ class RecordImportApi(APIView):
                 raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the file as a multipart field `file`."))
             data, filename = upload
         batch = services.records_import(tournament=tournament, actor=request.user, filename=filename, data=data)
-        batch.refresh_from_db()
+        batch.refresh_from_db(fields=["status", "processed", "error_message"])  # never the upload again
         return Response(selectors.batch_progress(batch=batch), status=202)
 
 

@@ -9,19 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 
-
-def record_max_bytes() -> int:
-    """The size limit of one record (settings.GAMES_RECORD_MAX_BYTES, 1 MB by default)."""
-    return int(getattr(settings, "GAMES_RECORD_MAX_BYTES", 1_000_000))
-
-
-def import_max_bytes() -> int:
-    """The size limit of a bulk import file (settings.GAMES_IMPORT_MAX_BYTES, 50 MB by default)."""
-    return int(getattr(settings, "GAMES_IMPORT_MAX_BYTES", 50 * 1024 * 1024))
+from games import services
 
 
 class RecordSubmitForm(forms.Form):
@@ -39,7 +30,7 @@ class RecordSubmitForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        limit = record_max_bytes()
+        limit = services.max_record_bytes()
         upload = data.get("record_file")
         too_large = _("The record is too large (at most %(size)s).") % {"size": filesizeformat(limit)}
         if upload:
@@ -67,7 +58,7 @@ class RecordsImportForm(forms.Form):
 
     def clean_import_file(self) -> Any:
         upload = self.cleaned_data["import_file"]
-        limit = import_max_bytes()
+        limit = services.max_import_bytes()
         if upload.size > limit:
             raise forms.ValidationError(
                 _("The file is too large (at most %(size)s).") % {"size": filesizeformat(limit)},

@@ -38,7 +38,7 @@ def records_for_tournament(*, user: Any, tournament: Tournament) -> QuerySet[Gam
     """Every record of a tournament the user may see, newest first."""
     if not can_view_tournament(user, tournament):
         return GameRecord.objects.none()
-    return _records().filter(tournament=tournament).order_by("-created_at", "-id")
+    return _records().defer("raw").filter(tournament=tournament).order_by("-created_at", "-id")
 
 
 def records_for_table(*, user: Any, table: Table, token: str | None = None) -> QuerySet[GameRecord]:
@@ -47,13 +47,14 @@ def records_for_table(*, user: Any, table: Table, token: str | None = None) -> Q
     if (not can_view_tournament(user, tournament) and not entrants_of_user_at_table(user, table)
             and entrant_for_token_at_table(token, table) is None):
         return GameRecord.objects.none()
-    return _records().filter(table=table).order_by("-created_at", "-id")
+    return _records().defer("raw").filter(table=table).order_by("-created_at", "-id")
 
 
-def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
+def batch_progress(*, batch: ImportBatch, with_items: bool = True) -> dict[str, Any]:
     """{"total", "processed", "done", "status", "items": [{"index", "name", "record_id", "status",
-    "error_code", "error_message"}]} for the progress bar and the per-record report."""
-    items = batch.items.select_related("record").order_by("index")
+    "error_code", "error_message"}]} for the progress bar and the per-record report (`with_items=False`:
+    no report, "items" is empty)."""
+    items = batch.items.select_related("record").defer("record__raw").order_by("index") if with_items else []
     return {
         "id": batch.pk,
         "filename": batch.filename,
@@ -72,6 +73,13 @@ def batch_progress(*, batch: ImportBatch) -> dict[str, Any]:
             for item in items
         ],
     }
+
+
+def result_agrees(*, expected: dict[str, Any], result: Result) -> bool:
+    """True when a table's result says what a record's derived table result (`expected`) says."""
+    lines = [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
+              "forfeited": s.forfeited} for s in result.scores.all()]
+    return result.kind == expected.get("kind") and settle.result_matches(expected, lines)
 
 
 def _current_result(table: Table) -> Result | None:
@@ -95,7 +103,7 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
     records = (
         GameRecord.objects.filter(tournament=tournament, status=GameRecord.Status.VALID, complete=True,
                                   derived_table_result__isnull=False)
-        .select_related("table__round")
+        .select_related("table__round").defer("raw")
         .prefetch_related(Prefetch("table__results", queryset=current, to_attr="current_results"))
         .order_by("table_id", "-created_at", "-id")
     )
@@ -108,10 +116,8 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
         result = _current_result(record.table)
         if result is None:
             continue
-        lines = [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
-                  "forfeited": s.forfeited} for s in result.scores.all()]
         expected = record.derived_table_result or {}
-        if result.kind != expected.get("kind") or not settle.result_matches(expected, lines):
+        if not result_agrees(expected=expected, result=result):
             conflicts.append({"table": record.table, "record": record, "result": result, "expected": expected,
                               "reason": "contradicts"})
     # A result reported from a record that no longer verifies (a newer engine found it invalid or
@@ -121,7 +127,7 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
                                                                              Result.State.REPORTED])
         .exclude(status=GameRecord.Status.VALID, complete=True)
         .exclude(status=GameRecord.Status.PENDING)
-        .select_related("table__round", "result")
+        .select_related("table__round", "result").defer("raw")
         .order_by("table_id", "-created_at", "-id")
     )
     for record in stale:
@@ -147,7 +153,7 @@ def table_visible_or_404(*, user: Any, table_id: int, token: str | None = None) 
 def batch_visible_or_404(*, user: Any, batch_id: int) -> ImportBatch:
     """An import batch, for the organisers of its tournament only."""
 
-    batch = ImportBatch.objects.select_related("tournament").filter(pk=batch_id).first()
+    batch = ImportBatch.objects.select_related("tournament").defer("upload").filter(pk=batch_id).first()
     if batch is None or not is_organiser(user, batch.tournament):
         raise TournamentError(ErrorCode.NOT_FOUND, _("No such import."))
     return batch
@@ -166,7 +172,7 @@ def verdict_changes(*, tournament: Tournament | None = None) -> list[dict[str, A
     Each item: {"record", "tournament", "old_version", "old", "new_version", "new"} (summaries such as
     "valid complete" or "invalid must_play /deals/0/turns/3").
     """
-    records = GameRecord.objects.select_related("tournament").prefetch_related("verdicts")
+    records = GameRecord.objects.select_related("tournament").defer("raw").prefetch_related("verdicts")
     if tournament is not None:
         records = records.filter(tournament=tournament)
     changes = []

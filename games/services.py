@@ -18,13 +18,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import settle
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from games.permissions import can_import_records
+from games.selectors import result_agrees
 from rules.core.errors import RecordError
 from rules.core.registry import get_engine
 from rules.core.replay import load_json, verify_bytes
@@ -197,16 +198,25 @@ def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
     return out
 
 
+def _whole_number(value: Any, *, max_digits: int) -> int | None:
+    """An int, or a string of at most `max_digits` ASCII digits, as an int; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= max_digits:
+            return int(text)
+    return None
+
+
 def _match_player(
     name: str, pid: Any, index: int, candidates: list[_SeatedPlayer], *, at_table: bool
 ) -> _SeatedPlayer:
     """The candidate a record player names; `at_table`: candidates are the table's (else the tournament's)."""
     if pid is not None and not isinstance(pid, bool):
-        wanted: int | None = None
-        if isinstance(pid, int):
-            wanted = pid
-        elif isinstance(pid, str) and pid.strip().isascii() and pid.strip().isdigit() and len(pid.strip()) < 19:
-            wanted = int(pid.strip())
+        wanted = _whole_number(pid, max_digits=18)
         found = [c for c in candidates if c.player_id == wanted]
         if not found:
             message = (_("Player %(name)s (id %(id)s) of the record is not a player at this table.") if at_table
@@ -397,11 +407,6 @@ def _apply_verdict(record: GameRecord, verdict: dict[str, Any], version: str, sn
     record.verified_at = timezone.now()
 
 
-def _table_result_lines(result: Result) -> list[dict[str, Any]]:
-    return [{"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
-             "forfeited": s.forfeited} for s in result.scores.all()]
-
-
 def _settle(record: GameRecord) -> None:
     """A valid complete record reports its result; a table with a different result is left alone."""
     expected = record.derived_table_result
@@ -425,8 +430,7 @@ def _settle(record: GameRecord) -> None:
             .prefetch_related("scores").order_by("-created_at", "-id").first()
         )
         record.result = current
-        if current is not None and current.kind == expected["kind"] and settle.result_matches(
-                expected, _table_result_lines(current)):
+        if current is not None and result_agrees(expected=expected, result=current):
             record.settlement = GameRecord.Settlement.UNCHANGED
             record.settlement_note = "The table already has this result."
         else:
@@ -465,8 +469,16 @@ def record_verify(*, record_id: int) -> GameRecord:
     snapshot = None
     if verdict.get("valid") and verdict.get("complete"):
         snapshot = settle.final_position(record.document())
+    return _store_verdict(record_id=record_id, tournament_id=record.tournament_id, version=version, verdict=verdict,
+                          snapshot=snapshot)
+
+
+def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict: dict[str, Any],
+                   snapshot: dict[str, Any] | None) -> GameRecord:
+    """Under the tournament lock: keep `verdict` as this engine version's (first one wins), apply it to
+    the record, settle the table if the record is valid and complete, audit a change of verdict."""
     with transaction.atomic():
-        tournament = lock_tournament(record.tournament_id)
+        tournament = lock_tournament(tournament_id)
         record = (GameRecord.objects.select_for_update().select_related("table__round").defer("raw")
                   .get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
@@ -493,25 +505,17 @@ VERIFY_TIMEOUT_CODE = "verification_timeout"
 def record_verify_timed_out(*, record_id: int, seconds: int) -> GameRecord | None:
     """The verification ran out of time: store that as this engine version's verdict (invalid, code
     `verification_timeout`) so that the record is not retried for ever and its page says why."""
-    record = GameRecord.objects.filter(pk=record_id).first()
-    if record is None:
+    found = GameRecord.objects.filter(pk=record_id).values_list("game", "tournament_id").first()
+    if found is None:
         return None
-    version = engine_version(record.game)
+    game, tournament_id = found
     verdict = {
-        "file": f"record-{record.pk}", "valid": False, "complete": False, "game": record.game, "result": None,
+        "file": f"record-{record_id}", "valid": False, "complete": False, "game": game, "result": None,
         "error": {"path": "", "code": VERIFY_TIMEOUT_CODE,
                   "message": f"The verification took longer than {seconds} seconds; the record is too costly to check."},
     }
-    with transaction.atomic():
-        tournament = lock_tournament(record.tournament_id)
-        record = GameRecord.objects.select_for_update().get(pk=record_id)
-        if record.engine_version == version and record.status != GameRecord.Status.PENDING:
-            return record
-        stored, _created = RecordVerdict.objects.get_or_create(record=record, engine_version=version,
-                                                        defaults={"verdict": verdict})
-        _apply_verdict(record, stored.verdict, version, None, tournament_profile(tournament))
-        record.save(update_fields=VERDICT_FIELDS)
-    return record
+    return _store_verdict(record_id=record_id, tournament_id=tournament_id, version=engine_version(game),
+                          verdict=verdict, snapshot=None)
 
 
 def records_needing_verification(*, tournament: Tournament | None = None) -> list[int]:
@@ -540,7 +544,8 @@ class ImportEntry:
     error_message: str = ""
 
 
-def _zip_entries(data: bytes) -> list[ImportEntry]:
+def _zip_members(data: bytes) -> tuple[zipfile.ZipFile, list[zipfile.ZipInfo]]:
+    """The archive and its .json members, from the central directory alone (nothing unpacked); limits checked."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in archive.infolist() if not m.is_dir() and m.filename.lower().endswith(".json")
@@ -557,6 +562,11 @@ def _zip_entries(data: bytes) -> list[ImportEntry]:
         )
     if sum(m.file_size for m in members) > max_import_uncompressed():
         raise TournamentError(ErrorCode.IMPORT_TOO_LARGE, _("The ZIP file unpacks to too much data."))
+    return archive, members
+
+
+def _zip_entries(data: bytes) -> list[ImportEntry]:
+    archive, members = _zip_members(data)
     limit = max_record_bytes()
     entries = []
     for member in members:
@@ -601,15 +611,29 @@ def _jsonl_entries(data: bytes) -> list[ImportEntry]:
     return entries
 
 
+def _is_zip(data: bytes) -> bool:
+    return data[:4] == b"PK\x03\x04" or data[:4] == b"PK\x05\x06"
+
+
+def _no_records() -> TournamentError:
+    return TournamentError(ErrorCode.IMPORT_UNREADABLE, _("The file holds no records."))
+
+
 def import_entries(data: bytes) -> list[ImportEntry]:
     """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked."""
-    if data[:4] == b"PK\x03\x04" or data[:4] == b"PK\x05\x06":
-        entries = _zip_entries(data)
-    else:
-        entries = _jsonl_entries(data)
+    entries = _zip_entries(data) if _is_zip(data) else _jsonl_entries(data)
     if not entries:
-        raise TournamentError(ErrorCode.IMPORT_UNREADABLE, _("The file holds no records."))
+        raise _no_records()
     return entries
+
+
+def import_size(data: bytes) -> int:
+    """How many items `import_entries` will give, with the same refusals, without unpacking a ZIP's members
+    (the upload is checked in the request; the task unpacks it)."""
+    count = len(_zip_members(data)[1]) if _is_zip(data) else len(_jsonl_entries(data))
+    if not count:
+        raise _no_records()
+    return count
 
 
 @transaction.atomic
@@ -622,10 +646,10 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
             ErrorCode.IMPORT_TOO_LARGE,
             _("The file is larger than %(limit)s bytes.") % {"limit": max_import_bytes()},
         )
-    entries = import_entries(data)
+    total = import_size(data)
     tournament = lock_tournament(tournament.pk)
     batch = ImportBatch.objects.create(
-        tournament=tournament, created_by=actor, filename=(filename or "")[-255:], total=len(entries), upload=data,
+        tournament=tournament, created_by=actor, filename=(filename or "")[-255:], total=total, upload=data,
     )
     audit_record(action="game_records_imported", tournament=tournament, obj=batch, actor=actor,
                  data={"filename": batch.filename, "total": batch.total})
@@ -635,11 +659,7 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
 
 def _meta_number(value: Any) -> int | None:
     """A round or table number from `meta` (int or digits), None if absent or out of range."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 6:
-        number = int(value.strip())
+    number = _whole_number(value, max_digits=5)
     return number if number is not None and 1 <= number <= 32767 else None
 
 
@@ -696,7 +716,7 @@ def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | Non
                 code, message = str(err.code), err.message
         ImportItem.objects.create(batch=batch, index=index, name=entry.name, record=record,
                                   error_code=str(code), error_message=message[:500])
-        ImportBatch.objects.filter(pk=batch.pk).update(processed=ImportItem.objects.filter(batch=batch).count())
+        ImportBatch.objects.filter(pk=batch.pk).update(processed=F("processed") + 1)  # one item, once (unique index)
         return record.pk if record is not None else None
 
 

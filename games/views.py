@@ -169,16 +169,8 @@ def svg_labels() -> dict[str, str]:
 
 
 def seat_names(record: GameRecord) -> list[str]:
-    """Per seat, the player name written in the record (the seats of a team share the entrant)."""
-    cached = getattr(record, "_seat_names", None)
-    if cached is not None:
-        return list(cached)
-    names = _read_seat_names(record)
-    record._seat_names = names  # type: ignore[attr-defined]  # parse the JSON once per request
-    return list(names)
-
-
-def _read_seat_names(record: GameRecord) -> list[str]:
+    """Per seat, the player name written in the record (the seats of a team share the entrant).
+    It parses the record: a view reads it once and passes the list on."""
     try:
         document = record.document()
     except Exception:
@@ -329,14 +321,21 @@ class RecordUrls:
         return f"{self.detail}?step={n}"
 
 
-def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) -> dict[str, Any]:
+def _failure_label(replay: Replay, names: list[str]) -> str:
+    """The label of an invalid record's extra step: the failing action, else the verdict's error path."""
+    described = action_label(replay.failed_action, names) or (replay.error or {}).get("path") or "/"
+    return _("Invalid: %(action)s") % {"action": described}
+
+
+def _step_context(
+    record: GameRecord, replay: Replay, n: int, urls: RecordUrls, names: list[str]
+) -> dict[str, Any]:
     """Everything the step fragment shows: the SVG, the step's label, hands, the card played, links."""
     if not 0 <= n < replay.total:
         raise Http404("No such step.")
     failing = replay.has_failure_step and n == len(replay.steps)
     shown = min(n, len(replay.steps) - 1)
     step = replay.steps[shown]
-    names = seat_names(record)
     error = replay.error or {}
     if failing:
         highlight: dict[str, Any] = {
@@ -344,9 +343,7 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
             "invalid": True,
             "message": error.get("message", ""),
         }
-        label = _("Invalid: %(action)s") % {
-            "action": action_label(replay.failed_action, names) or error.get("path") or "/"
-        }
+        label = _failure_label(replay, names)
         action = replay.failed_action
     else:
         highlight = {"action": step.get("action"), "invalid": False}
@@ -371,10 +368,7 @@ def _step_context(record: GameRecord, replay: Replay, n: int, urls: RecordUrls) 
         "hands": hands,
         "card_played": _card_played(action),
         "acting_seat": (action or {}).get("seat") if isinstance(action, dict) else None,
-        "prev_n": n - 1 if n > 0 else None,
-        "next_n": n + 1 if n + 1 < replay.total else None,
         "urls": urls,
-        "step_url": urls.step(n),
         "svg_url": urls.svg(n),
         "prev_url": urls.step(n - 1) if n > 0 else "",
         "next_url": urls.step(n + 1) if n + 1 < replay.total else "",
@@ -406,8 +400,8 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
     urls = RecordUrls(record, token)
     replay = record_replay(record)
     n = _step_number(request.GET.get("step", 0))
-    step = _step_context(record, replay, n, urls) if replay.total else None
     names = seat_names(record)
+    step = _step_context(record, replay, n, urls, names) if replay.total else None
     moves = [
         {"n": index, "label": step_label(s, names), "url": urls.step(index), "page": urls.page(index)}
         for index, s in enumerate(replay.steps)
@@ -417,12 +411,7 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
         moves.append(
             {
                 "n": failure,
-                "label": _("Invalid: %(action)s")
-                % {
-                    "action": action_label(replay.failed_action, names)
-                    or (replay.error or {}).get("path")
-                    or "/"
-                },
+                "label": _failure_label(replay, names),
                 "url": urls.step(failure),
                 "page": urls.page(failure),
                 "failing": True,
@@ -438,8 +427,8 @@ def _record_page(request: HttpRequest, record: GameRecord, token: str | None) ->
             "record": record,
             "table": record.table,
             "round": record.table.round,
-            "seat_names": seat_names(record),
-            "derived_winners": _winner_names(record),
+            "seat_names": names,
+            "derived_winners": _winner_names(record, names),
             "derived_extra": _derived_extra(record),
             "replay": replay,
             "step": step,
@@ -462,16 +451,9 @@ def _derived_extra(record: GameRecord) -> list[tuple[str, str]]:
     ][:10]
 
 
-def _winner_names(record: GameRecord) -> list[str]:
+def _winner_names(record: GameRecord, names: list[str]) -> list[str]:
     result = record.derived_result if isinstance(record.derived_result, dict) else {}
-    names = seat_names(record)
-    winners = []
-    for seat in result.get("winners") or []:
-        if isinstance(seat, int):
-            winners.append(
-                names[seat] if 0 <= seat < len(names) and names[seat] else _("Seat %(n)d") % {"n": seat}
-            )
-    return winners
+    return [_seat_name(seat, names) for seat in result.get("winners") or [] if isinstance(seat, int)]
 
 
 @require_GET
@@ -486,7 +468,7 @@ def token_record_detail(request: HttpRequest, token: str, record_id: int) -> Htt
 
 def _step_fragment(request: HttpRequest, record: GameRecord, n: int, token: str | None) -> HttpResponse:
     replay = record_replay(record)
-    context = _step_context(record, replay, n, RecordUrls(record, token))
+    context = _step_context(record, replay, n, RecordUrls(record, token), seat_names(record))
     return render(request, "games/_replay_step.html", context)
 
 
@@ -500,25 +482,27 @@ def token_record_step(request: HttpRequest, token: str, record_id: int, n: int) 
     return _step_fragment(request, _visible_record(request, record_id, slug=None, token=token), n, token)
 
 
-def _json_download(record: GameRecord) -> HttpResponse:
-    response = HttpResponse(record.raw, content_type="application/json; charset=utf-8")
+def json_download(record: GameRecord) -> HttpResponse:
+    """The record exactly as submitted, as an attachment (the page's link and the API's download)."""
+    response = HttpResponse(record.raw.encode("utf-8"), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="record-{record.pk}.json"'
+    response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
 @require_GET
 def record_json(request: HttpRequest, slug: str, record_id: int) -> HttpResponse:
-    return _json_download(_visible_record(request, record_id, slug=slug, token=None))
+    return json_download(_visible_record(request, record_id, slug=slug, token=None))
 
 
 @require_GET
 def token_record_json(request: HttpRequest, token: str, record_id: int) -> HttpResponse:
-    return _json_download(_visible_record(request, record_id, slug=None, token=token))
+    return json_download(_visible_record(request, record_id, slug=None, token=token))
 
 
 def _svg_download(record: GameRecord, n: int) -> HttpResponse:
     replay = record_replay(record)
-    context = _step_context(record, replay, n, RecordUrls(record))
+    context = _step_context(record, replay, n, RecordUrls(record), seat_names(record))
     svg = '<?xml version="1.0" encoding="UTF-8"?>\n' + str(context["svg"])
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="record-{record.pk}-step-{n + 1}.svg"'
@@ -707,7 +691,7 @@ def records_import_view(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("games:import-detail", slug=tournament.slug, batch_id=batch.pk)
         else:
             status = 400
-    recent = ImportBatch.objects.filter(tournament=tournament).order_by("-created_at", "-pk")[:10]
+    recent = ImportBatch.objects.filter(tournament=tournament).defer("upload").order_by("-created_at", "-pk")[:10]
     return render(
         request,
         "games/records_import.html",
@@ -717,7 +701,10 @@ def records_import_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _batch_context(tournament: Tournament, batch: ImportBatch) -> dict[str, Any]:
-    progress = batch_progress(batch=batch)
+    # The page shows the per-record report once the batch is done; the polls before only the bar.
+    progress = batch_progress(
+        batch=batch, with_items=batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED)
+    )
     total = int(progress.get("total") or 0)
     processed = int(progress.get("processed") or 0)
     items = []
@@ -737,8 +724,7 @@ def _batch_context(tournament: Tournament, batch: ImportBatch) -> dict[str, Any]
         "processed": processed,
         "percent": round(100 * processed / total) if total else (100 if done else 0),
         "done": done,
-        "items": items if done else [],
-        "accepted": sum(1 for item in items if item.get("record_id")),
+        "items": items,
         "valid": sum(1 for item in items if item.get("status") == "valid"),
         "invalid": sum(1 for item in items if item.get("status") == "invalid"),
         "refused": sum(1 for item in items if not item.get("record_id")),
@@ -748,7 +734,7 @@ def _batch_context(tournament: Tournament, batch: ImportBatch) -> dict[str, Any]
 
 def _organised_batch(request: HttpRequest, slug: str, batch_id: int) -> tuple[Tournament, ImportBatch]:
     tournament = organised_tournament(request, slug)
-    return tournament, get_object_or_404(ImportBatch, pk=batch_id, tournament=tournament)
+    return tournament, get_object_or_404(ImportBatch.objects.defer("upload"), pk=batch_id, tournament=tournament)
 
 
 @login_required

@@ -90,6 +90,12 @@ def text_on(fill: str) -> str:
     return "#000" if luminance > 150 else "#fff"
 
 
+def seat_count(snapshot: Mapping[str, Any], most: int) -> int:
+    """The snapshot's number of seats, 0 when absent, at most `most` (the board has room for no more)."""
+    seats = snapshot.get("seats")
+    return max(0, min(seats, most)) if isinstance(seats, int) else 0
+
+
 class Labels:
     """English defaults overridable by a mapping of translated templates (the view passes gettext'd ones)."""
 

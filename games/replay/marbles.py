@@ -28,6 +28,7 @@ from games.replay.canvas import (
     card_box,
     num,
     seat_colour,
+    seat_count,
     shorten,
     text_on,
     wrap,
@@ -160,8 +161,7 @@ def render(
     seat_names: Sequence[str] | None = None,
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    seats = snapshot.get("seats") if isinstance(snapshot.get("seats"), int) else 0
-    seats = max(0, min(int(seats or 0), 8))
+    seats = seat_count(snapshot, 8)
     ring = snapshot.get("ring") if isinstance(snapshot.get("ring"), int) else 16 * max(seats, 1)
     starts = _int_list(snapshot.get("starts")) or [k * int(ring) // max(seats, 1) for k in range(seats)]
     board = Board(int(ring), starts, _int_list(snapshot.get("home_entries")))

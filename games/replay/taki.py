@@ -22,6 +22,7 @@ from games.replay.canvas import (
     card_box,
     esc,
     num,
+    seat_count,
     shorten,
     wrap,
 )
@@ -108,8 +109,7 @@ def render(
     seat_names: Sequence[str] | None = None,
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    seats = snapshot.get("seats") if isinstance(snapshot.get("seats"), int) else 0
-    seats = max(0, min(int(seats or 0), 10))
+    seats = seat_count(snapshot, 10)
     text = Labels(labels, seat_names, seats)
     hands = snapshot.get("hands") if isinstance(snapshot.get("hands"), list) else []
     invalid = bool(highlight and highlight.get("invalid"))

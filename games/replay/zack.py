@@ -20,6 +20,7 @@ from games.replay.canvas import (
     Svg,
     banner,
     card_box,
+    seat_count,
     shorten,
     text_on,
     wrap,
@@ -93,8 +94,7 @@ def render(
     seat_names: Sequence[str] | None = None,
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    seats = snapshot.get("seats") if isinstance(snapshot.get("seats"), int) else 0
-    seats = max(0, min(int(seats or 0), 8))
+    seats = seat_count(snapshot, 8)
     text = Labels(labels, seat_names, seats)
     invalid = bool(highlight and highlight.get("invalid"))
     action = highlight.get("action") if highlight and isinstance(highlight.get("action"), Mapping) else None

@@ -44,7 +44,7 @@ def valid_records_by_table(items: Any) -> dict[int, GameRecord]:
     for record in (
         GameRecord.objects.filter(table_id__in=table_ids, status=GameRecord.Status.VALID, complete=True,
                                   tournament__is_public=True)
-        .select_related("tournament").order_by("table_id", "-created_at", "-pk")
+        .select_related("tournament").defer("raw").order_by("table_id", "-created_at", "-pk")
     ):
         found.setdefault(record.table_id, record)
     return found

@@ -105,7 +105,7 @@ def test_jsonl_import_and_rerun_never_duplicates(
     assert RecordVerdict.objects.filter(record__batch=batch).count() == 3
 
 
-@pytest.mark.parametrize("case", ["bomb", "too-many", "not-zip", "empty", "not-organiser"])
+@pytest.mark.parametrize("case", ["bomb", "too-many", "too-large", "not-zip", "empty", "not-organiser"])
 def test_hostile_imports_are_refused(
     organiser: Any, other_organiser: Any, taki_round: Any, settings: Any, case: str
 ) -> None:
@@ -120,6 +120,9 @@ def test_hostile_imports_are_refused(
     elif case == "too-many":
         settings.GAMES_IMPORT_MAX_ITEMS = 3
         data, code = zip_bytes({f"{i}.json": b"{}" for i in range(4)}), "import_too_large"
+    elif case == "too-large":  # the raw body is cut at GAMES_IMPORT_MAX_BYTES, with the import's code
+        settings.GAMES_IMPORT_MAX_BYTES = 1000
+        data, code = b"{}\n" * 1000, "import_too_large"
     elif case == "not-zip":
         data, code = b"PK\x03\x04 broken archive", "import_unreadable"
     elif case == "empty":
@@ -194,6 +197,14 @@ def test_odd_meta_numbers_fall_back_to_the_players(organiser: Any, taki_round: A
     assert table.number == 2
 
 
+def test_meta_numbers_and_player_ids_may_be_digit_strings(organiser: Any, taki_round: Any) -> None:
+    tournament, round_ = taki_round
+    record = round_records(round_)[1]
+    assert services.import_table(tournament=tournament, doc={**record, "meta": {"round": " 1 ", "table": "1"}}).number == 1
+    record["players"] = [{**player, "id": f" {player['id']} "} for player in record["players"]]
+    assert services.import_table(tournament=tournament, doc=record).number == 2
+
+
 def test_unknown_players_and_huge_ids_are_reported(organiser: Any, taki_round: Any) -> None:
     tournament, round_ = taki_round
     record = round_records(round_)[0]
@@ -216,3 +227,20 @@ def test_stored_messages_are_english_whatever_the_active_language(
         assert translation.get_language() == "de"
     item = ImportItem.objects.get(batch=batch)
     assert (item.error_code, item.error_message) == ("record_unreadable", "A record must be a JSON object.")
+
+
+def test_the_request_counts_a_zip_without_unpacking_it(
+    organiser: Any, taki_round: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload is checked in the request from the ZIP's directory; only the task unpacks the members."""
+    tournament, round_ = taki_round
+    members = {f"t{i}.json": json.dumps(doc).encode() for i, doc in enumerate(round_records(round_))}
+    data = zip_bytes({**members, "notes.txt": b"not a record"})
+    assert services.import_size(data) == len(services.import_entries(data)) == len(members)
+
+    def unpacked(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a member was unpacked in the request")
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", unpacked)
+    batch = services.records_import(tournament=tournament, actor=organiser, filename="r.zip", data=data)
+    assert batch.total == len(members)

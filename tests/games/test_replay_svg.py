@@ -6,6 +6,7 @@ No Django here: the renderers are pure, and a test proves they import nothing fr
 from __future__ import annotations
 
 import copy
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -381,3 +382,12 @@ def test_every_real_snapshot_renders(game: str, variant: dict[str, Any]) -> None
             assert len(with_class(root, "stack-top")) == sum(1 for stack in snap["stacks"] if stack)
     assert trace.steps[-1].snapshot["over"] is True
     assert with_class(parse(render_svg(trace.steps[-1].snapshot)), "over")
+
+
+@pytest.mark.parametrize("kind,most", [("marbles", 8), ("taki", 10), ("zack", 8)])
+def test_seat_counts_out_of_range_are_clamped(kind: str, most: int) -> None:
+    for seats, drawn in [(1000, most), (-3, 0), ("4", 0), (None, 0)]:
+        svg = render_svg({"kind": kind, "game": kind, "seats": seats})
+        ET.fromstring(svg)
+        named = {int(n) for n in re.findall(r"Seat (\d+)", svg)}
+        assert named == set(range(drawn)), (seats, sorted(named))

@@ -240,6 +240,9 @@ def test_a_verification_that_runs_out_of_time_is_stored_as_such(
     assert (row.status, row.error_code, row.settlement) == ("invalid", "verification_timeout", "none")
     assert "60 seconds" in row.error_message
     assert not Result.objects.filter(table=table).exists()
+    verified = AuditLog.objects.filter(action="game_record_verified", object_id=row.pk)
+    assert [entry.data["error_code"] for entry in verified] == ["verification_timeout"]
     assert tasks.record_verify(row.pk) == "invalid"  # a redelivery changes nothing
     assert row.verdicts.count() == 1
+    assert verified.count() == 1
     assert services.records_needing_verification() == []

@@ -58,7 +58,7 @@ class Command(BaseCommand):
             assert opponent is not None
             services.result_confirm(result=pending, token=opponent.entrant.report_token)
             confirmed += 1
-        states = [GameRecord.objects.get(pk=r.pk).status for r in submitted]
+        states = list(GameRecord.objects.filter(pk__in=[r.pk for r in submitted]).values_list("status", flat=True))
         self.stdout.write(
             f"Round {round_.number}: {len(submitted)} game records submitted ({states.count('valid')} valid, "
             f"{states.count('invalid')} invalid, {states.count('pending')} waiting for a worker); "
