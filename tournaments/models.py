@@ -92,6 +92,20 @@ class Tournament(models.Model):
     # Knockout / stages: the entrant ids of each standings list (one list per group, or one for
     # Swiss / a pure knockout) at the moment the bracket was drawn. The bracket is recomputed from it.
     knockout_seeding = models.JSONField(default=list, blank=True)
+    # Final places (docs/formats.md): placement tables for the places a knockout does not play for,
+    # shared places ordered by the standings of the stage before, dropped entrants below those who
+    # played on.
+    placement_matches = models.BooleanField(
+        _("placement matches"), default=False,
+        help_text=_("Entrants out of the knockout play on for their places (5-8, 9-12, ...)."),
+    )
+    shared_places_by_standings = models.BooleanField(
+        _("order shared places by the standings"), default=False,
+        help_text=_("Places not played for are ordered by the standings of the stage before instead of shared."),
+    )
+    dropped_rank_last = models.BooleanField(
+        _("dropped entrants rank below those who played on"), default=True,
+    )
 
     # Points scheme: match points by placing at a table (index 0 = first); ties share the mean.
     placing_points = models.JSONField(_("points by placing"), default=list)
@@ -431,6 +445,11 @@ class StandingRow(models.Model):
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standing_rows")
     rank = models.PositiveIntegerField()
     shared_rank = models.BooleanField(default=False)
+    # How the place was decided: "knockout", "placement" (tables played for lower places) or "standings".
+    decided_by = models.CharField(max_length=12, default="standings")
+    # The entrant's group and place in it (null without groups).
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
+    group_rank = models.PositiveIntegerField(null=True, blank=True)
     games_played = models.PositiveIntegerField(default=0)
     # Every tiebreak value by code (match_points, marble_difference, buchholz, ...).
     values = models.JSONField(default=dict)
@@ -441,6 +460,10 @@ class StandingRow(models.Model):
         ordering = ["tournament_id", "rank", "entrant_id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "entrant"], name="standing_row_entrant_unique"),
+            models.CheckConstraint(
+                condition=Q(decided_by__in=["knockout", "placement", "standings"]),
+                name="standing_row_decided_by_valid",
+            ),
         ]
 
     def __str__(self) -> str:
