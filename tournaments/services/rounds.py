@@ -20,6 +20,7 @@ from tournaments import pairing
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, Table, Tournament
 from tournaments.services.audit import audit_record
+from tournaments.services.brackets import lines_in_finishing_order, tournament_bracket
 from tournaments.services.locking import lock_round, lock_tournament
 from tournaments.services.results_final import result_finalised
 from tournaments.services.standings import standings_recompute_locked
@@ -138,24 +139,10 @@ def _round_robin_round(tournament: Tournament, request: pairing.PairingRequest, 
 
 
 def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -> pairing.Bracket:
-    profile = tournament_profile(tournament)
-    if tournament.format == Tournament.Format.STAGES:
-        return pairing.stage_knockout(
-            tournament.knockout_seeding,
-            qualifiers=(tournament.knockout_size or 2) // max(1, len(tournament.knockout_seeding)),
-            table_size=profile.entrants_per_table,
-            advance=tournament.knockout_advance,
-            third_place=tournament.third_place_match,
-        )
-    seeded = tuple(
-        pairing.PairingEntrant(id=entrant_id, seed=position)
-        for position, entrant_id in enumerate(tournament.knockout_seeding[0], start=1)
-    )
-    return pairing.knockout_bracket(
-        pairing.PairingRequest(entrants=seeded, table_size=profile.entrants_per_table, first_round="seed"),
-        advance=tournament.knockout_advance,
-        third_place=tournament.third_place_match,
-    )
+    bracket = tournament_bracket(tournament)
+    if bracket is None:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, _("The knockout has no seeding yet."))
+    return bracket
 
 
 def _finishing_order(table: Table) -> list[int]:
@@ -165,8 +152,7 @@ def _finishing_order(table: Table) -> list[int]:
             ErrorCode.ROUND_IN_PROGRESS,
             _("Table %(number)s has no final result yet.") % {"number": table.number},
         )
-    lines = sorted(final.scores.all(), key=lambda s: (s.placing or 99, -(s.score or 0), s.entrant_id))
-    return [line.entrant_id for line in lines]
+    return [line.entrant_id for line in lines_in_finishing_order(final.scores.all())]
 
 
 def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> tuple[pairing.PairingResult | None, str]:
@@ -174,7 +160,9 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
     knockout_rounds = list(tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).order_by("number"))
     if not knockout_rounds:
         if tournament.format == Tournament.Format.STAGES:
-            rows = list(tournament.standing_rows.select_related("entrant").order_by("rank", "entrant_id"))
+            rows = list(
+                tournament.standing_rows.select_related("entrant").order_by("group_rank", "rank", "entrant_id")
+            )
             lists: dict[int, list[int]] = defaultdict(list)
             for row in rows:
                 if row.entrant.status != Entrant.Status.DROPPED:

@@ -8,25 +8,47 @@ computation from scratch.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.db import transaction
+from django.db.models import Max
 
-from tournaments.models import Result, ResultScore, StandingRow, Tournament
-from tournaments.standings import GameLine, PlayedGame, StandingEntry, compute_standings, placing_match_points
+from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Tournament
+from tournaments.pairing import PairingError
+from tournaments.services.brackets import knockout_results, tournament_bracket
+from tournaments.standings import GameLine, PlayedGame, compute_standings, final_ranking, placing_match_points
 
 
-def standings_compute(tournament: Tournament) -> tuple[StandingEntry, ...]:
-    """The standings from the tournament's final results (reads only; no rows written)."""
+@dataclass(frozen=True)
+class StandingOutcome:
+    """One standings row as saved: the final place (`final_ranking`) and the tiebreak values."""
+
+    entrant_id: int
+    rank: int
+    shared_rank: bool
+    games_played: int
+    values: Mapping[str, float]
+    decided_by: str = final_ranking.STANDINGS
+    group: int | None = None
+    group_rank: int | None = None
+
+
+def _played_games(tournament: Tournament) -> tuple[list[PlayedGame], set[int]]:
+    """Every final game as the pure standings take it, and the keys (table ids) of knockout games."""
     points = [float(p) for p in tournament.placing_points] or [1.0, 0.0]
     lines_by_result: dict[int, list[ResultScore]] = {}
     results = {
         r.pk: r
         for r in Result.objects.filter(table__round__tournament=tournament, state__in=Result.FINAL_STATES)
-        .select_related("table")
-        .only("pk", "kind", "table__id", "table__is_bye")
+        .select_related("table__round")
+        .only("pk", "kind", "table__id", "table__is_bye", "table__round__stage")
     }
     for line in ResultScore.objects.filter(result_id__in=results).order_by("result_id", "entrant_id"):
         lines_by_result.setdefault(line.result_id, []).append(line)
     games: list[PlayedGame] = []
+    knockout_keys = {r.table.pk for r in results.values() if r.table.round.stage == Round.Stage.KNOCKOUT}
     for result_id, result in sorted(results.items()):
         lines = lines_by_result.get(result_id, [])
         if result.kind == Result.Kind.BYE or result.table.is_bye:
@@ -60,8 +82,76 @@ def standings_compute(tournament: Tournament) -> tuple[StandingEntry, ...]:
                 max_points=points[0],
             )
         )
-    entrant_ids = list(tournament.entrants.values_list("pk", flat=True))
-    return compute_standings(entrant_ids, games, tournament.tiebreak_order or ["match_points"])
+    return games, knockout_keys
+
+
+def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
+    """The standings from the tournament's final results (reads only; no rows written).
+
+    Rows are in final-ranking order (docs/formats.md): a knockout decides the places it plays for,
+    entrants out before it follow in the order of the stage before, groups share places across
+    groups, dropped entrants rank below those who played on (unless the organiser chose otherwise).
+    A stages tournament's tiebreak values are those of the stage before the knockout.
+    """
+    order = tournament.tiebreak_order or ["match_points"]
+    games, knockout_keys = _played_games(tournament)
+    entrants = list(tournament.entrants.values_list("pk", "group", "status"))
+    entrant_ids = [pk for pk, _group, _status in entrants]
+    overall = {row.entrant_id: row for row in compute_standings(entrant_ids, games, order)}
+    stage_games = [game for game in games if game.key not in knockout_keys]
+    if tournament.format == Tournament.Format.STAGES:
+        stage_rows = {row.entrant_id: row for row in compute_standings(entrant_ids, stage_games, order)}
+    else:
+        stage_rows = overall
+
+    grouped = tournament.group_count > 1 and tournament.format in (
+        Tournament.Format.ROUND_ROBIN, Tournament.Format.STAGES
+    )
+    group_of: dict[int, tuple[int, int]] = {}
+    if grouped:
+        members: dict[int, set[int]] = defaultdict(set)
+        for pk, group, _status in entrants:
+            members[group].add(pk)
+        for group, ids in members.items():
+            own = [game for game in stage_games if all(line.entrant_id in ids for line in game.lines)]
+            for row in compute_standings(ids, own, order):
+                group_of[row.entrant_id] = (group, row.rank)
+
+    try:
+        bracket = tournament_bracket(tournament)
+    except PairingError:  # a seeding the bracket cannot be drawn from: rank by the standings alone
+        bracket = None
+    seed_position = {entrant_id: i for i, entrant_id in enumerate(bracket.seeding, 1)} if bracket else {}
+    stage: list[final_ranking.StagePlace] = []
+    for pk in entrant_ids:
+        row = stage_rows[pk]
+        if grouped:
+            group_rank = group_of[pk][1]
+            stage.append(final_ranking.StagePlace(pk, group_rank, final_ranking.group_place_key(row, group_rank, order)))
+        elif tournament.format == Tournament.Format.KNOCKOUT and pk in seed_position:
+            stage.append(final_ranking.StagePlace(pk, row.rank, (float(seed_position[pk]),)))
+        else:
+            stage.append(final_ranking.StagePlace(pk, row.rank, (float(row.rank),)))
+    knockout = final_ranking.bracket_places(bracket, knockout_results(tournament)) if bracket else None
+    last_round = dict(
+        Seat.objects.filter(round__tournament=tournament).values("entrant_id")
+        .annotate(last=Max("round__number")).values_list("entrant_id", "last")
+    )
+    dropped = {pk for pk, _group, status in entrants if status == Entrant.Status.DROPPED}
+    ranking = final_ranking.final_ranking(
+        stage=stage, knockout=knockout, order_shared_by_standings=tournament.shared_places_by_standings,
+        last_round=last_round, dropped=dropped, dropped_rank_last=tournament.dropped_rank_last,
+    )
+    return tuple(
+        StandingOutcome(
+            entrant_id=line.entrant_id, rank=line.rank, shared_rank=line.shared_rank,
+            games_played=overall[line.entrant_id].games_played, values=stage_rows[line.entrant_id].values,
+            decided_by=line.decided_by,
+            group=group_of[line.entrant_id][0] if grouped else None,
+            group_rank=group_of[line.entrant_id][1] if grouped else None,
+        )
+        for line in ranking
+    )
 
 
 def standings_recompute_locked(tournament: Tournament) -> int:
@@ -73,6 +163,7 @@ def standings_recompute_locked(tournament: Tournament) -> int:
         StandingRow(
             tournament=tournament, entrant_id=row.entrant_id, rank=row.rank, shared_rank=row.shared_rank,
             games_played=row.games_played, values=dict(row.values), results_version=version,
+            decided_by=row.decided_by, group=row.group, group_rank=row.group_rank,
         )
         for row in rows
     )

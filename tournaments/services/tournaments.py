@@ -116,6 +116,9 @@ def tournament_create(
     bye_score_against: int | None = None,
     starts_on: datetime.date | None = None,
     venue: str = "",
+    placement_matches: bool = False,
+    shared_places_by_standings: bool = False,
+    dropped_rank_last: bool = True,
 ) -> Tournament:
     """Create a tournament for a game profile; the actor becomes its organiser."""
     if not can_create_tournament(actor):
@@ -185,6 +188,9 @@ def tournament_create(
         bye_score_against=_small_int(bye_score_against, profile.forfeit_loser_score, "Bye score against"),
         starts_on=starts_on,
         venue=(venue or "")[:200],
+        placement_matches=bool(placement_matches),
+        shared_places_by_standings=bool(shared_places_by_standings),
+        dropped_rank_last=bool(dropped_rank_last),
     )
     try:
         with transaction.atomic():
@@ -206,9 +212,13 @@ UPDATABLE = {
     "name", "is_public", "rounds_planned", "venue", "starts_on", "avoid_same_club", "first_round", "random_seed",
     "placing_points", "tiebreak_order", "forfeit_winner_score", "forfeit_loser_score", "bye_points",
     "bye_score_for", "bye_score_against",
+    "placement_matches", "shared_places_by_standings", "dropped_rank_last",
 }
 # Changing these changes the standings of results already played: recompute them.
-AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points"}
+AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points", "shared_places_by_standings",
+                     "dropped_rank_last"}
+# These shape the bracket: fixed once the knockout has started.
+BEFORE_KNOCKOUT = {"placement_matches"}
 # These only matter before the first round is generated.
 BEFORE_FIRST_ROUND = {"first_round", "random_seed"}
 
@@ -231,6 +241,8 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     if BEFORE_FIRST_ROUND & set(changes) and tournament.rounds.exists():
         raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, _("The first-round settings are fixed once round 1 exists."))
+    if BEFORE_KNOCKOUT & set(changes) and tournament.rounds.filter(stage="knockout").exists():
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS, _("Placement matches are fixed once the knockout has started."))
     profile = tournament_profile(tournament)
     values: dict[str, Any] = {}
     for field, value in changes.items():
@@ -253,7 +265,8 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         elif field == "bye_points" and (isinstance(value, bool) or not isinstance(value, int | float)
                                         or not 0 <= value <= 1000):
             raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
-        elif field in {"is_public", "avoid_same_club"}:
+        elif field in {"is_public", "avoid_same_club", "placement_matches", "shared_places_by_standings",
+                       "dropped_rank_last"}:
             value = bool(value)
         elif field == "venue":
             value = (value or "")[:200]

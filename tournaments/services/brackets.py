@@ -1,0 +1,70 @@
+"""Reading a tournament's knockout: its bracket (recomputed from the stored seeding) and the results
+played in it, as the pure `tournaments.pairing` / `tournaments.standings.final_ranking` take them.
+
+Reads only; used by round generation, the standings recomputation and the bracket page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tournaments import pairing
+from tournaments.models import Result, ResultScore, Round, Tournament
+from tournaments.services.tournaments import tournament_profile
+
+KnockoutResults = dict[int, dict[int, tuple[int, ...]]]
+
+
+def tournament_bracket(tournament: Tournament) -> pairing.Bracket | None:
+    """The knockout bracket, or None before it is drawn (or for formats without one)."""
+    if tournament.format not in (Tournament.Format.KNOCKOUT, Tournament.Format.STAGES):
+        return None
+    if not tournament.knockout_seeding or not any(tournament.knockout_seeding):
+        return None
+    profile = tournament_profile(tournament)
+    if tournament.format == Tournament.Format.STAGES:
+        return pairing.stage_knockout(
+            tournament.knockout_seeding,
+            qualifiers=(tournament.knockout_size or 2) // max(1, len(tournament.knockout_seeding)),
+            table_size=profile.entrants_per_table,
+            advance=tournament.knockout_advance,
+            third_place=tournament.third_place_match,
+            placements=tournament.placement_matches,
+        )
+    seeded = tuple(
+        pairing.PairingEntrant(id=entrant_id, seed=position)
+        for position, entrant_id in enumerate(tournament.knockout_seeding[0], start=1)
+    )
+    return pairing.knockout_bracket(
+        pairing.PairingRequest(entrants=seeded, table_size=profile.entrants_per_table, first_round="seed"),
+        advance=tournament.knockout_advance,
+        third_place=tournament.third_place_match,
+        placements=tournament.placement_matches,
+    )
+
+
+def lines_in_finishing_order(lines: Iterable[ResultScore]) -> list[ResultScore]:
+    """A final result's lines, winner first: by placing, then score (higher first), then entrant id."""
+    return sorted(lines, key=lambda s: (s.placing or 99, -(s.score or 0), s.entrant_id))
+
+
+def knockout_results(tournament: Tournament) -> KnockoutResults:
+    """Bracket round number (1 = the first knockout round) -> table number -> finishing order, for
+    every played knockout table with a final result."""
+    numbers = list(
+        tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).order_by("number").values_list("number", flat=True)
+    )
+    bracket_round = {number: index for index, number in enumerate(numbers, start=1)}
+    results: KnockoutResults = {index: {} for index in bracket_round.values()}
+    finals = (
+        Result.objects.filter(
+            table__round__tournament=tournament, table__round__stage=Round.Stage.KNOCKOUT,
+            table__is_bye=False, state__in=Result.FINAL_STATES,
+        )
+        .select_related("table__round")
+        .prefetch_related("scores")
+    )
+    for result in finals:
+        order = tuple(line.entrant_id for line in lines_in_finishing_order(result.scores.all()))
+        results[bracket_round[result.table.round.number]][result.table.number] = order
+    return results
