@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -60,6 +60,7 @@ class TournamentOut(serializers.ModelSerializer):
             "third_place_match", "first_round", "avoid_same_club", "placing_points", "tiebreak_order",
             "forfeit_winner_score", "forfeit_loser_score", "bye_points", "bye_score_for", "bye_score_against",
             "results_version", "standings_version", "organisers",
+            "placement_matches", "shared_places_by_standings", "dropped_rank_last",
         ]
 
     def get_organisers(self, obj: Tournament) -> list[str]:
@@ -153,6 +154,9 @@ class TournamentListCreateApi(APIView):
         bye_score_against = serializers.IntegerField(min_value=0, max_value=1000, required=False)
         starts_on = serializers.DateField(required=False, allow_null=True)
         venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+        placement_matches = serializers.BooleanField(default=False)
+        shared_places_by_standings = serializers.BooleanField(default=False)
+        dropped_rank_last = serializers.BooleanField(default=True)
 
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
@@ -187,6 +191,9 @@ class TournamentDetailApi(APIView):
         bye_points = serializers.FloatField(min_value=0, max_value=1000, required=False)
         bye_score_for = serializers.IntegerField(min_value=0, max_value=1000, required=False)
         bye_score_against = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+        placement_matches = serializers.BooleanField(required=False)
+        shared_places_by_standings = serializers.BooleanField(required=False)
+        dropped_rank_last = serializers.BooleanField(required=False)
 
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "PATCH" else [AllowAny()]
@@ -555,27 +562,64 @@ class ForbiddenPairApi(APIView):
 # --- standings and audit ------------------------------------------------------------------------
 
 
+class StandingRowOut(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Final place (shared places repeat the best of the range).")
+    shared_rank = serializers.BooleanField()
+    decided_by = serializers.ChoiceField(
+        choices=["knockout", "placement", "standings"],
+        help_text="How the place was decided: the knockout bracket, a placement table, or the standings.",
+    )
+    group = serializers.IntegerField(allow_null=True, help_text="The entrant's group (null without groups).")
+    group_rank = serializers.IntegerField(allow_null=True, help_text="Place in the group (null without groups).")
+    entrant = serializers.IntegerField()
+    name = serializers.CharField()
+    games_played = serializers.IntegerField()
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class StandingsOut(serializers.Serializer):
+    tiebreak_order = serializers.ListField(child=serializers.CharField())
+    results_version = serializers.IntegerField()
+    standings_version = serializers.IntegerField()
+    rows = StandingRowOut(many=True)
+
+
 class StandingsApi(APIView):
+    """Final ranking order (docs/formats.md); ``?group=N`` keeps the rows of group N in group order."""
+
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: inline_serializer(
-        name="StandingRow",
-        fields={"rank": serializers.IntegerField(), "entrant": serializers.IntegerField(),
-                "name": serializers.CharField(), "shared_rank": serializers.BooleanField(),
-                "games_played": serializers.IntegerField(), "values": serializers.DictField()},
-        many=True), 404: ERROR_SCHEMA})
+    @extend_schema(
+        parameters=[OpenApiParameter("group", int, required=False, description="Only this group's rows.")],
+        responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
+    )
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        group = _group_param(request, tournament)
         return Response({
             "tiebreak_order": tournament.tiebreak_order,
             "results_version": tournament.results_version,
             "standings_version": tournament.standings_version,
             "rows": [
-                {"rank": r.rank, "entrant": r.entrant_id, "name": r.entrant.name, "shared_rank": r.shared_rank,
+                {"rank": r.rank, "shared_rank": r.shared_rank, "decided_by": r.decided_by, "group": r.group,
+                 "group_rank": r.group_rank, "entrant": r.entrant_id, "name": r.entrant.name,
                  "games_played": r.games_played, "values": r.values}
-                for r in selectors.standings_of(tournament)
+                for r in selectors.standings_of(tournament, group=group)
             ],
         })
+
+
+def _group_param(request: Request, tournament: Tournament) -> int | None:
+    raw = request.query_params.get("group")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= tournament.group_count or tournament.group_count < 2:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("group must be a group number from 1 to %(count)s.") % {"count": tournament.group_count}
+            if tournament.group_count > 1 else _("This tournament has no groups."),
+        )
+    return int(raw)
 
 
 class ReportLinksApi(APIView):

@@ -81,13 +81,16 @@ def results_rows(tournament: Tournament, user: Any) -> tuple[list[str], list[lis
     return header, rows
 
 
-def standings_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+def standings_rows(tournament: Tournament, group: int | None = None) -> tuple[list[str], list[list[Any]]]:
+    """Final-ranking order (with ``group``: that group in group order); the place's source and the
+    group columns come last."""
     codes = list(tournament.tiebreak_order) + [c for c in TIEBREAKS if c not in tournament.tiebreak_order]
-    header = ["rank", "entrant", "games", *codes]
+    header = ["rank", "entrant", "games", *codes, "decided_by", "group", "group_rank"]
     rows = [
         [f"{r.rank}=" if r.shared_rank else r.rank, r.entrant.name, r.games_played,
-         *[r.values.get(code, "") for code in codes]]
-        for r in selectors.standings_of(tournament)
+         *[r.values.get(code, "") for code in codes],
+         r.decided_by, "" if r.group is None else r.group, "" if r.group_rank is None else r.group_rank]
+        for r in selectors.standings_of(tournament, group=group)
     ]
     return header, rows
 
@@ -108,7 +111,11 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     elif kind == "results":
         header, rows = results_rows(tournament, request.user)
     elif kind == "standings":
-        header, rows = standings_rows(tournament)
+        raw = request.GET.get("group", "")
+        if raw and (not raw.isdigit() or not 1 <= int(raw) <= tournament.group_count or tournament.group_count < 2):
+            return JsonResponse({"error": {"code": "invalid_input", "message": "group must be a group number.",
+                                           "details": {}}}, status=400)
+        header, rows = standings_rows(tournament, int(raw) if raw else None)
     else:
         return JsonResponse({"error": {"code": "not_found", "message": "Unknown export.", "details": {}}},
                             status=404)

@@ -67,6 +67,17 @@ class TournamentCreateForm(forms.Form):
         help_text=_("Stages only: how many entrants reach the knockout (top N)."),
     )
     third_place_match = forms.BooleanField(label=_("Third-place match"), required=False, initial=True)
+    placement_matches = forms.BooleanField(
+        label=_("Placement matches"), required=False,
+        help_text=_("Knockout: entrants out of the bracket play on for their places (5-8, 9-12, ...)."),
+    )
+    shared_places_by_standings = forms.BooleanField(
+        label=_("Order shared places by the standings"), required=False,
+        help_text=_("Places not played for (e.g. 5-8) are ordered by the standings of the stage before."),
+    )
+    dropped_rank_last = forms.BooleanField(
+        label=_("Dropped entrants rank below those who played on"), required=False, initial=True,
+    )
     first_round = forms.ChoiceField(
         label=_("First round"), choices=Tournament.FirstRound.choices, initial="seed"
     )
@@ -149,6 +160,9 @@ class TournamentCreateForm(forms.Form):
             "double_round_robin": data["double_round_robin"],
             "knockout_size": data["knockout_size"],
             "third_place_match": data["third_place_match"],
+            "placement_matches": data["placement_matches"],
+            "shared_places_by_standings": data["shared_places_by_standings"],
+            "dropped_rank_last": data["dropped_rank_last"],
             "first_round": data["first_round"],
             "avoid_same_club": data["avoid_same_club"],
             "starts_on": data["starts_on"],
@@ -434,3 +448,11 @@ class RoundBoardsForm(forms.Form):
     def __init__(self, *args: Any, round_numbers: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["round_number"].choices = [(n, str(n)) for n in round_numbers]  # type: ignore[attr-defined]
+
+
+class FinalPlacesForm(forms.Form):
+    """The final-places settings on the manage page (placement matches only before the knockout)."""
+
+    placement_matches = TournamentCreateForm.base_fields["placement_matches"]
+    shared_places_by_standings = TournamentCreateForm.base_fields["shared_places_by_standings"]
+    dropped_rank_last = TournamentCreateForm.base_fields["dropped_rank_last"]

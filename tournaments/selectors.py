@@ -100,8 +100,12 @@ def entrants_of(tournament: Tournament) -> QuerySet[Entrant]:
     return tournament.entrants.select_related("club").prefetch_related("members__player").order_by("name")
 
 
-def standings_of(tournament: Tournament) -> QuerySet[StandingRow]:
-    return tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name")
+def standings_of(tournament: Tournament, *, group: int | None = None) -> QuerySet[StandingRow]:
+    """The standings rows in final-ranking order; with ``group``, that group's rows in group order."""
+    rows = tournament.standing_rows.select_related("entrant")
+    if group is not None:
+        return rows.filter(group=group).order_by("group_rank", "rank", "entrant__name")
+    return rows.order_by("rank", "entrant__name")
 
 
 def entrant_games(entrant: Entrant) -> QuerySet[Table]:

@@ -6,7 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
-from tournaments.views import organiser, public, results, venue
+from tournaments.views import final_places, organiser, public, results, venue
 
 app_name = "web"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path("", public.tournament_list, name="tournament-list"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/bracket/", final_places.bracket, name="bracket"),
     path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
     path("t/<slug:slug>/rounds/<int:number>/sheet/", public.pairing_sheet, name="pairing-sheet"),
     path("t/<slug:slug>/entrants/<int:entrant_id>/", public.entrant_detail, name="entrant-detail"),
@@ -23,6 +24,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", organiser.manage, name="manage"),
     path("t/<slug:slug>/manage/organisers/", organiser.organiser_add, name="organiser-add"),
     path("t/<slug:slug>/manage/finish/", organiser.tournament_finish_view, name="tournament-finish"),
+    path("t/<slug:slug>/manage/final-places/", final_places.final_places_settings, name="final-places"),
     path("t/<slug:slug>/manage/venue/", venue.venue, name="venue"),
     path("t/<slug:slug>/manage/venue/boards/", venue.venue_board_add, name="venue-board-add"),
     path("t/<slug:slug>/manage/venue/pairs/", venue.venue_pair_add, name="venue-pair-add"),

@@ -53,3 +53,19 @@ def valid_records_by_table(items: Any) -> dict[int, GameRecord]:
 @register.filter
 def record_of(records: dict[int, GameRecord], table_id: Any) -> GameRecord | None:
     return records.get(table_id) if isinstance(records, dict) else None
+
+
+@register.simple_tag
+def valid_records_for_tables(table_ids: Any) -> dict[int, GameRecord]:
+    """{table id: its latest valid complete record} for the given tables, in one query (the bracket
+    page: its viewer may already see the tournament)."""
+    ids = {int(table_id) for table_id in table_ids or () if table_id is not None}
+    if not ids:
+        return {}
+    found: dict[int, GameRecord] = {}
+    for record in (
+        GameRecord.objects.filter(table_id__in=ids, status=GameRecord.Status.VALID, complete=True)
+        .select_related("tournament").defer("raw").order_by("table_id", "-created_at", "-pk")
+    ):
+        found.setdefault(record.table_id, record)
+    return found

@@ -215,6 +215,18 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     return list(tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name"))
 
 
+def group_standings(rows: list[StandingRow], columns: list[StandingsColumn]) -> list[tuple[int, list[StandingsLine]]]:
+    """One standings table per group (its rows in group order); empty without groups."""
+    groups: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        if row.group is not None:
+            groups.setdefault(row.group, []).append(row)
+    return [
+        (group, standings_lines(sorted(groups[group], key=lambda r: (r.group_rank or 0, r.entrant.name)), columns))
+        for group in sorted(groups)
+    ]
+
+
 def entrant_ids_of_user(user: Any, tournament: Tournament) -> set[int]:
     """Ids of the tournament's entrants the logged-in user plays in (to highlight their tables)."""
     if user is None or not getattr(user, "is_authenticated", False):

@@ -16,6 +16,7 @@ from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
     export_links,
+    group_standings,
     mark_mine,
     round_table_views,
     rounds_with_tables,
@@ -92,6 +93,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "columns": columns,
             "standings": standings_lines(rows, columns),
             "standings_stale": tournament.standings_version < tournament.results_version,
+            "groups": group_standings(rows, columns),
+            "has_bracket": bool(tournament.knockout_seeding),
         },
     )
 

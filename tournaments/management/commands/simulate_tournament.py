@@ -6,7 +6,8 @@
 The database is the configured one (DATABASE_URL, sqlite:///path included); the simulated tournament
 is kept there as a private tournament of the user "simulator". The last stdout line is
 one JSON object with entrants, rounds, tables_per_round, rematches, byes, pairing_seconds and
-standings_seconds (lists with one value per round) and more.
+standings_seconds (lists with one value per round) and more; for knockout and stages formats also
+final_ranking (entrant ids in place order, each with its rank, shared_rank and decided_by).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Command(BaseCommand):
         parser.add_argument("--first-round", choices=["seed", "rating", "random"], default="seed")
         parser.add_argument("--seed", type=int, default=1, help="random seed for the results")
         parser.add_argument("--json", action="store_true", help="print only the JSON line")
+        parser.add_argument("--placement-matches", action="store_true",
+                            help="knockout / stages: play for every place (5-8, 9-12, ...)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -68,7 +71,7 @@ class Command(BaseCommand):
                 rounds_planned=rounds or (5 if fmt == "swiss" else 3),
                 group_count=options["groups"], knockout_size=options["knockout_size"]
                 if fmt == "stages" else None, first_round=options["first_round"], random_seed=options["seed"],
-                is_public=False,
+                is_public=False, placement_matches=options["placement_matches"],
             )
             self._register(tournament, actor, count, profile.players_per_entrant)
             report = tournament_simulate(
@@ -80,6 +83,13 @@ class Command(BaseCommand):
             raise CommandError(f"{exc.code}: {exc.message}") from exc
         figures = report.as_dict(game=profile.game, variant=dict(profile.variant), format=fmt,
                                  tournament=tournament.slug, total_seconds=round(time.perf_counter() - started, 3))
+        if fmt in ("knockout", "stages"):
+            # the final places (docs/formats.md): entrant ids in place order with their rank
+            figures["final_ranking"] = [
+                {"entrant": entrant_id, "rank": rank, "shared_rank": shared, "decided_by": decided_by}
+                for entrant_id, rank, shared, decided_by in tournament.standing_rows.order_by("rank", "entrant_id")
+                .values_list("entrant_id", "rank", "shared_rank", "decided_by")
+            ]
         if not options["json"]:
             for number, (tables, byes, rematches) in enumerate(
                 zip(report.tables_per_round, report.byes, report.rematches, strict=True), start=1
