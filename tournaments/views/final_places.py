@@ -118,7 +118,10 @@ def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[Bra
     columns: list[BracketColumn] = []
     for resolved_round in resolved:
         db_round = round_by_index.get(resolved_round.number)
-        column = BracketColumn(name=_round_name(resolved_round.name), round=db_round)
+        name = _round_name(resolved_round.name)
+        if bracket.table_size > 2 and resolved_round.number < len(resolved):
+            name = _("Knockout round %(number)s") % {"number": resolved_round.number}
+        column = BracketColumn(name=name, round=db_round)
         for table in resolved_round.tables:
             if table.number is None and resolved_round.number > 1:
                 continue

@@ -196,6 +196,7 @@ def standings_columns(tournament: Tournament, rows: list[StandingRow]) -> list[S
 class StandingsLine:
     row: StandingRow
     values: list[Any]
+    group_shared: bool = False  # in a group table: the place in the group is shared
 
 
 def standings_lines(rows: list[StandingRow], columns: list[StandingsColumn]) -> list[StandingsLine]:
@@ -221,10 +222,16 @@ def group_standings(rows: list[StandingRow], columns: list[StandingsColumn]) -> 
     for row in rows:
         if row.group is not None:
             groups.setdefault(row.group, []).append(row)
-    return [
-        (group, standings_lines(sorted(groups[group], key=lambda r: (r.group_rank or 0, r.entrant.name)), columns))
-        for group in sorted(groups)
-    ]
+    tables = []
+    for group in sorted(groups):
+        lines = standings_lines(sorted(groups[group], key=lambda r: (r.group_rank or 0, r.entrant.name)), columns)
+        counts: dict[int | None, int] = {}
+        for line in lines:
+            counts[line.row.group_rank] = counts.get(line.row.group_rank, 0) + 1
+        for line in lines:
+            line.group_shared = counts[line.row.group_rank] > 1
+        tables.append((group, lines))
+    return tables
 
 
 def entrant_ids_of_user(user: Any, tournament: Tournament) -> set[int]:
