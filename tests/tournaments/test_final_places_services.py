@@ -290,3 +290,31 @@ def test_dropped_entrant_ranks_below_those_who_played_on_unless_the_organiser_ch
     services.tournament_update(actor=organiser, tournament=tournament, dropped_rank_last=False)
     services.standings_recompute(tournament_id=tournament.pk)
     assert [seed for seed, *_ in places(tournament)][-1] != 1
+
+
+# --- simulate_tournament --json -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--format", "knockout", "--entrants", "8", "--placement-matches"], list(range(1, 9))),
+        (["--format", "stages", "--entrants", "8", "--groups", "2", "--knockout-size", "4"],
+         [1, 2, 3, 4, 5, 5, 7, 7]),
+    ],
+)
+def test_simulate_reports_final_ranking_for_knockouts(args: list[str], expected: list[int]) -> None:
+    import json
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("simulate_tournament", "--game", "tac", *args, "--json", stdout=out)
+    figures = json.loads(out.getvalue().strip().splitlines()[-1])
+    ranking = figures["final_ranking"]
+    assert [row["rank"] for row in ranking] == expected
+    tournament = Tournament.objects.get(slug=figures["tournament"])
+    assert [row["entrant"] for row in ranking] == list(
+        StandingRow.objects.filter(tournament=tournament).order_by("rank", "entrant_id").values_list("entrant_id", flat=True)
+    )
+    assert {row["decided_by"] for row in ranking} <= {"knockout", "placement", "standings"}
