@@ -202,3 +202,29 @@ def test_dropped_knockout_entrant_stays_level_with_those_out_in_the_same_round()
     assert ranks(rows)[4] == (3, True, "knockout")
 
 
+
+
+def test_random_fields_keep_the_ranking_rules():
+    """Seeded random fields: ranks are competition ranks, no dropped entrant is above or level with
+    one who played a later round, and the others keep their order."""
+    import random
+
+    rng = random.Random(13)
+    for _ in range(200):
+        n = rng.randint(2, 30)
+        stage = [StagePlace(e, rng.randint(1, n), ()) for e in range(1, n + 1)]
+        stage = [StagePlace(p.entrant_id, p.place, (float(p.place),)) for p in stage]
+        last = {e: rng.randint(1, 5) for e in range(1, n + 1)}
+        dropped = {e for e in range(1, n + 1) if rng.random() < 0.3}
+        rows = final_ranking(stage=stage, dropped=dropped, last_round=last,
+                             order_shared_by_standings=rng.random() < 0.5)
+        rank = {r.entrant_id: r.rank for r in rows}
+        assert sorted(rank) == list(range(1, n + 1))
+        for r in rows:
+            assert r.rank == 1 + sum(1 for other in rows if other.rank < r.rank)
+            assert r.shared_rank == (sum(1 for other in rows if other.rank == r.rank) > 1)
+        for d in dropped:
+            assert all(rank[o] < rank[d] for o in rank if last[o] > last[d])
+        kept = [r.entrant_id for r in rows if r.entrant_id not in dropped]
+        place = {p.entrant_id: p.place for p in stage}
+        assert [place[e] for e in kept] == sorted(place[e] for e in kept)

@@ -305,22 +305,26 @@ def _dropped_below(blocks: list[_Block], dropped: set[int], last_round: Mapping[
     def last(entrant_id: int) -> int:
         return last_round.get(entrant_id, 0)
 
-    def block_of(entrant_id: int) -> int:
-        return next(i for i, block in enumerate(blocks) if entrant_id in block.members)
-
+    position = {entrant_id: i for i, block in enumerate(blocks) for entrant_id in block.members}
     ordered = sorted(
-        (entrant_id for block in blocks for entrant_id in block.members if entrant_id in dropped),
-        key=lambda entrant_id: (-last(entrant_id), block_of(entrant_id), entrant_id),
+        (entrant_id for entrant_id in position if entrant_id in dropped),
+        key=lambda entrant_id: (-last(entrant_id), position[entrant_id], entrant_id),
     )
+    latest = [max(last(member) for member in block.members) for block in blocks]  # per block
     for entrant_id in ordered:
-        index = block_of(entrant_id)
-        later = [i for i, block in enumerate(blocks) if any(last(o) > last(entrant_id) for o in block.members)]
-        if not later or max(later) < index:
+        index = next(i for i, block in enumerate(blocks) if entrant_id in block.members)
+        own = last(entrant_id)
+        target = next((i for i in range(len(blocks) - 1, index - 1, -1) if latest[i] > own), None)
+        if target is None:
             continue
-        insert_at = max(later) + 1
+        insert_at = target + 1
         while insert_at < len(blocks) and blocks[insert_at].moved:
             insert_at += 1
-        blocks[index].members.remove(entrant_id)
         blocks.insert(insert_at, _Block([entrant_id], STANDINGS, moved=True))
-        blocks = [block for block in blocks if block.members]
+        latest.insert(insert_at, own)
+        blocks[index].members.remove(entrant_id)
+        if blocks[index].members:
+            latest[index] = max(last(member) for member in blocks[index].members)
+        else:
+            del blocks[index], latest[index]
     return blocks
