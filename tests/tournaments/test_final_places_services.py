@@ -115,10 +115,22 @@ def test_eight_team_knockout_final_places_in_api_csv_and_pages(organiser: Any) -
     positions = [page.index(f">{r['name']}<") for r in rows]
     assert positions == sorted(positions)
     assert "Places decided by the knockout" in page
+    # a verified record of the final is linked from its card; an invalid one of the third-place match is not
+    from games.models import GameRecord
+
+    final_round = tournament.rounds.order_by("-number").first()
+    final_table, third_table = final_round.tables.order_by("number")
+    valid = GameRecord.objects.create(tournament=tournament, table=final_table, source="paste", raw="{}",
+                                      sha256="a" * 64, game="tac", status="valid", complete=True)
+    GameRecord.objects.create(tournament=tournament, table=third_table, source="paste", raw="{}",
+                              sha256="b" * 64, game="tac", status="invalid", complete=True)
     bracket = APIClient().get(reverse("web:bracket", args=[tournament.slug])).content.decode()
     for label in ("Quarter-finals", "Semi-finals", "Final", "Third-place match"):
         assert label in bracket
     assert bracket.count('class="won') == 4 + 2 + 2
+    assert bracket.count("Verified record") == 1
+    assert reverse("games:record-detail", args=[tournament.slug, valid.pk]) in bracket
+    assert f"/rounds/{final_round.number}/#table-{final_table.pk}" in bracket
 
 
 def test_shared_places_ordered_by_seed_in_a_pure_knockout_when_asked(organiser: Any) -> None:
