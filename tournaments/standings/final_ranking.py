@@ -22,7 +22,7 @@ Each row carries how its place was decided: ``knockout`` (main bracket and third
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.pairing.knockout import MAIN, THIRD_PLACE, knockout_places
@@ -196,17 +196,6 @@ def group_place_key(entry: StandingEntry, group_rank: int, order: Sequence[str])
         -float(entry.values.get(code, 0.0)) for code in order if code not in ("match_points", "head_to_head")
     ]
     return (float(group_rank), -round(per_game, 6), *rest)
-
-
-def group_standings(
-    groups: Mapping[int, Iterable[int]], entries_by_group: Mapping[int, Sequence[StandingEntry]]
-) -> dict[int, tuple[int, int]]:
-    """Entrant id -> (group, place in the group) from each group's own standings."""
-    out: dict[int, tuple[int, int]] = {}
-    for group in sorted(groups):
-        for entry in entries_by_group.get(group, ()):
-            out[entry.entrant_id] = (group, entry.rank)
-    return out
 
 
 # --- the final ranking -------------------------------------------------------------------------------

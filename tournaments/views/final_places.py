@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from tournaments import permissions
@@ -66,7 +67,11 @@ class BracketColumn:
 
 
 def _round_name(name: str) -> str:
-    names = {"Final": _("Final"), "Semi-finals": _("Semi-finals"), "Quarter-finals": _("Quarter-finals")}
+    names = {
+        "Final": pgettext("knockout round", "Final"),
+        "Semi-finals": _("Semi-finals"),
+        "Quarter-finals": _("Quarter-finals"),
+    }
     if name in names:
         return names[name]
     if name.startswith("Round of "):
@@ -91,7 +96,7 @@ def _kind_label(bracket_size: int, resolved_round: ResolvedRound, table: Resolve
         return _("Third-place match")
     if table.kind == "main":
         if len([t for t in resolved_round.tables if t.kind == "main"]) == 1:
-            return _("Final")
+            return pgettext("knockout round", "Final")
         return ""
     return _("Places %(best)s–%(worst)s") % {"best": best, "worst": worst}
 
