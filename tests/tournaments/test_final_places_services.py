@@ -330,3 +330,26 @@ def test_simulate_reports_final_ranking_for_knockouts(args: list[str], expected:
         StandingRow.objects.filter(tournament=tournament).order_by("rank", "entrant_id").values_list("entrant_id", flat=True)
     )
     assert {row["decided_by"] for row in ranking} <= {"knockout", "placement", "standings"}
+
+
+def test_best_thirds_qualify_by_the_cross_group_rule(organiser: Any) -> None:
+    # 3 groups of 4 (group g: seeds g, g+3, g+6, g+9), top 8: the 3 winners, the 3 runners-up and the
+    # 2 best thirds. The thirds (7, 8, 9) each win once 8:4 (equal points per game); 9 loses 7:8 twice,
+    # 8 once: marble differences 9: +2, 8: -1, 7: -4, so 9 and 8 go through, seeded in that order.
+    tournament = services.tournament_create(actor=organiser, name="Three Groups", game="tac", format="stages",
+                                            group_count=3, knockout_size=8)
+    for i in range(1, 13):
+        services.entrant_register(actor=organiser, tournament=tournament, name=f"Team {i:02d}",
+                                  player_names=[f"P{i}-a", f"P{i}-b"], seed=i, group=1 + (i - 1) % 3)
+    close = frozenset({frozenset({3, 9}), frozenset({6, 9}), frozenset({2, 8})})
+    for _ in range(3):
+        play_round(organiser, tournament, close=close)
+    play_round(organiser, tournament)  # the quarter-finals are drawn from one seeded list
+    tournament.refresh_from_db()
+    seeds = seed_of(tournament)
+    assert [[seeds[pk] for pk in lst] for lst in tournament.knockout_seeding] == [[1, 2, 3, 4, 5, 6, 9, 8]]
+    play_all(organiser, tournament)
+    got = places(tournament)
+    assert {seed for seed, *_ in got[:8]} == {1, 2, 3, 4, 5, 6, 8, 9}
+    assert got[8][:4] == (7, 9, False, "standings")  # the third left out ranks below every knockout entrant
+    assert {(seed, rank) for seed, rank, *_ in got[9:]} == {(10, 10), (11, 10), (12, 10)}

@@ -228,3 +228,18 @@ def test_random_fields_keep_the_ranking_rules():
         kept = [r.entrant_id for r in rows if r.entrant_id not in dropped]
         place = {p.entrant_id: p.place for p in stage}
         assert [place[e] for e in kept] == sorted(place[e] for e in kept)
+
+
+def test_best_of_groups_fills_the_knockout_with_the_best_next_placed():
+    from tournaments.standings.final_ranking import best_of_groups
+
+    a = [(1, (1.0, -2.0)), (2, (2.0, -1.0)), (3, (3.0, -0.5))]
+    b = [(4, (1.0, -2.0)), (5, (2.0, -1.5)), (6, (3.0, -0.5))]
+    c = [(7, (1.0, -2.0)), (8, (2.0, -1.5)), (9, (3.0, -0.4))]
+    assert best_of_groups([a, b, c], 6) == [1, 4, 7, 2, 5, 8]  # a multiple: no cross-group choice
+    assert best_of_groups([a, b, c], 4) == [1, 4, 7, 5]  # the best runner-up: 5 (tie with 8: earlier group)
+    assert best_of_groups([a, b, c], 8) == [1, 4, 7, 2, 5, 8, 3, 6]
+    import pytest
+
+    with pytest.raises(ValueError, match="Group 1 has 3 entrants; 4"):
+        best_of_groups([a, b, c], 10)

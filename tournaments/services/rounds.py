@@ -18,13 +18,14 @@ from django.utils.translation import gettext as _
 
 from tournaments import pairing
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, Table, Tournament
+from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, StandingRow, Table, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.brackets import lines_in_finishing_order, tournament_bracket
 from tournaments.services.locking import lock_round, lock_tournament
 from tournaments.services.results_final import result_finalised
 from tournaments.services.standings import standings_recompute_locked
 from tournaments.services.tournaments import require_organiser, tournament_profile
+from tournaments.standings import StandingEntry, final_ranking
 
 # Warnings that make an edited round impossible to save (the others are shown and accepted).
 BLOCKING_WARNINGS = {"entrant_twice", "unknown_entrant"}
@@ -145,6 +146,27 @@ def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -
     return bracket
 
 
+def _best_of_groups(tournament: Tournament, rows: Sequence[StandingRow], lists: dict[int, list[int]]) -> list[int]:
+    by_id = {row.entrant_id: row for row in rows}
+    order = tournament.tiebreak_order or ["match_points"]
+
+    def key(entrant_id: int) -> tuple[float, ...]:
+        row = by_id[entrant_id]
+        entry = StandingEntry(entrant_id, row.rank, row.shared_rank, row.games_played, row.values or {})
+        return final_ranking.group_place_key(entry, row.group_rank or 0, order)
+
+    size = tournament.knockout_size or 2
+    needed = -(-size // len(lists))
+    if any(len(members) < needed for members in lists.values()):
+        raise TournamentError(
+            ErrorCode.PAIRING_INVALID,
+            _("Every group needs at least %(count)s active entrants for this knockout.") % {"count": needed},
+        )
+    return final_ranking.best_of_groups(
+        [[(entrant_id, key(entrant_id)) for entrant_id in lists[g]] for g in sorted(lists)], size
+    )
+
+
 def _finishing_order(table: Table) -> list[int]:
     final = table.results.filter(state__in=Result.FINAL_STATES).first()
     if final is None:
@@ -168,6 +190,9 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
                 if row.entrant.status != Entrant.Status.DROPPED:
                     lists[row.entrant.group].append(row.entrant_id)
             tournament.knockout_seeding = [lists[g] for g in sorted(lists)]
+            if len(lists) > 1 and (tournament.knockout_size or 2) % len(lists):
+                # best runners-up (or thirds ...) across groups: one seeded list (docs/formats.md, Groups)
+                tournament.knockout_seeding = [_best_of_groups(tournament, rows, lists)]
         else:
             bracket = pairing.knockout_bracket(
                 request, advance=tournament.knockout_advance, third_place=tournament.third_place_match

@@ -154,8 +154,8 @@ def tournament_create(
         knockout_size = _small_int(
             knockout_size, 0, _("The knockout size must be a whole number from %(low)s to %(high)s."), 2, 1024
         )
-        if knockout_size % group_count:
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("The knockout size must be a multiple of the groups."))
+        if knockout_size < group_count:
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("At least one entrant of every group must reach the knockout."))
     else:
         knockout_size = None
     default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0

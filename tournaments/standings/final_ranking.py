@@ -198,6 +198,36 @@ def group_place_key(entry: StandingEntry, group_rank: int, order: Sequence[str])
     return (float(group_rank), -round(per_game, 6), *rest)
 
 
+def best_of_groups(groups: Sequence[Sequence[tuple[int, tuple[float, ...]]]], size: int) -> list[int]:
+    """The knockout's qualifiers in seed order when ``size`` is not a multiple of the groups.
+
+    ``groups``: each group's entrants in group order, each with its cross-group key
+    (`group_place_key`). Every group sends its top ``q = size // len(groups)`` (seeded by place, then
+    group: A1, B1, ..., A2, B2, ...); the remaining ``size - q * len(groups)`` places go to the best
+    entrants placed ``q + 1`` in their groups by the cross-group key (ties: the earlier group), seeded
+    after them in that order.
+
+    >>> best_of_groups([[(1, (1.0, -2.0)), (2, (2.0, -1.0))], [(3, (1.0, -2.0)), (4, (2.0, -1.5))],
+    ...                 [(5, (1.0, -2.0)), (6, (2.0, -0.5))]], 5)
+    [1, 3, 5, 4, 2]
+    """
+    count = len(groups)
+    if count == 0 or size < 1:
+        raise ValueError("No groups or no qualifiers.")
+    full, extra = divmod(size, count)
+    needed = full + (1 if extra else 0)
+    for index, group in enumerate(groups, start=1):
+        if len(group) < needed:
+            raise ValueError(f"Group {index} has {len(group)} entrants; {needed} are needed for the knockout.")
+    seeded = [group[place][0] for place in range(full) for group in groups]
+    if extra:
+        candidates = sorted(
+            ((group[full][1], index, group[full][0]) for index, group in enumerate(groups)),
+        )
+        seeded += [entrant_id for _key, _index, entrant_id in candidates[:extra]]
+    return seeded
+
+
 # --- the final ranking -------------------------------------------------------------------------------
 
 
