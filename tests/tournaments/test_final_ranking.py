@@ -243,3 +243,35 @@ def test_best_of_groups_fills_the_knockout_with_the_best_next_placed():
 
     with pytest.raises(ValueError, match="Group 1 has 3 entrants; 4"):
         best_of_groups([a, b, c], 10)
+
+
+def test_every_bracket_shape_ends_in_a_complete_ranking():
+    """Fields of 2 to 20 at tables of 2, 3 and 4, with and without third place and placements: once
+    played out (best seed first), every entrant has a place, the ranks are competition ranks, the
+    best seed is first and no entrant ranks above one that beat it at its last table."""
+    import pytest
+
+    from tournaments.pairing import PairingError
+
+    for size, advance in ((2, 1), (3, 1), (4, 2), (4, 1)):
+        for count in range(2, 21):
+            for third_place in (True, False):
+                for placements in (True, False):
+                    try:
+                        br = bracket(count, size=size, advance=advance, third_place=third_place,
+                                     placements=placements)
+                    except PairingError:
+                        continue
+                    results = play(br)
+                    rows = final_ranking(stage=stage_of(range(1, count + 1)), knockout=bracket_places(br, results))
+                    rank = {r.entrant_id: r.rank for r in rows}
+                    assert sorted(rank) == list(range(1, count + 1)), (size, count)
+                    assert rank[1] == 1
+                    for r in rows:
+                        assert r.rank == 1 + sum(1 for o in rows if o.rank < r.rank), (size, count)
+                    # seeds always win, so a better seed never ranks below a worse one
+                    ordered = [r.entrant_id for r in rows]
+                    assert all(rank[a] <= rank[b] for a, b in zip(ordered, ordered[1:], strict=False))
+                    assert [rank[e] for e in range(1, count + 1)] == sorted(rank.values()), (size, count)
+    with pytest.raises(PairingError):
+        bracket(4, size=3, advance=2)
