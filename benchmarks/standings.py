@@ -70,8 +70,37 @@ def _simulation() -> dict[str, Any]:
                                     "results_seconds", "total_seconds")}
 
 
+def _final_ranking(entrants: int, dropped: int, knockout: int) -> dict[str, Any]:
+    """The final ranking (tournaments/standings/final_ranking.py) over a played-out bracket of
+    `knockout` entrants with placement tables and `dropped` dropped entrants in the field."""
+    from tournaments.pairing import PairingRequest, knockout_bracket
+    from tournaments.pairing.simulation import fake_entrants
+    from tournaments.standings.final_ranking import StagePlace, bracket_places, bracket_resolve, final_ranking
+
+    rng = random.Random(3)
+    stage = [StagePlace(i, i, (float(i),)) for i in range(1, entrants + 1)]
+    last = {i: 9 for i in range(1, entrants + 1)}
+    gone = set(rng.sample(range(knockout + 1, entrants + 1), dropped))
+    for entrant_id in gone:
+        last[entrant_id] = rng.randint(1, 8)
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(knockout), table_size=2), placements=True)
+    results: dict[int, dict[int, tuple[int, ...]]] = {}
+    for number in range(1, len(bracket.rounds) + 1):
+        resolved = bracket_resolve(bracket, results)[number - 1]
+        results[number] = {t.number: tuple(sorted(i for i in t.entrant_ids if i is not None))
+                           for t in resolved.tables if t.number is not None}
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        final_ranking(stage=stage, knockout=bracket_places(bracket, results), last_round=last, dropped=gone)
+        times.append(time.perf_counter() - started)
+    return {"entrants": entrants, "dropped": dropped, "knockout": knockout,
+            "median_seconds": round(statistics.median(times), 5)}
+
+
 def run() -> dict[str, Any]:
     return {
         "compute_standings_all_tiebreaks": [_pure(64, 7), _pure(256, 9), _pure(1024, 9)],
+        "final_ranking": [_final_ranking(64, 6, 16), _final_ranking(1024, 100, 64)],
         "simulate_tac_swiss_64x7_sqlite": _simulation(),
     }
