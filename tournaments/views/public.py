@@ -17,6 +17,7 @@ from tournaments.views.page_data import (
     entrant_table_views,
     export_links,
     mark_mine,
+    mark_release,
     round_table_views,
     rounds_with_tables,
     standings_columns,
@@ -109,6 +110,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     my_entrant_ids = entrant_ids_of_user(request.user, tournament)
     tables = round_table_views(round_)
     mark_mine(tables, my_entrant_ids)
+    mark_release(tournament, round_, tables)
     return render(
         request,
         "tournaments/round_detail.html",
