@@ -6,7 +6,8 @@
 The database is the configured one (DATABASE_URL, sqlite:///path included); the simulated tournament
 is kept there as a private tournament of the user "simulator". The last stdout line is
 one JSON object with entrants, rounds, tables_per_round, rematches, byes, pairing_seconds and
-standings_seconds (lists with one value per round) and more.
+standings_seconds (lists with one value per round) and more; round robin and group stages add
+`min_meetings` and `max_meetings` (group number -> fewest / most meetings of any pair of the group).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.profiles import GAMES, ProfileError, profile_for
-from tournaments.simulation import simulation_organiser, tournament_simulate
+from tournaments.simulation import group_meetings, simulation_organiser, tournament_simulate
 
 
 class Command(BaseCommand):
@@ -37,6 +38,9 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=[c.value for c in Tournament.Format], default="swiss")
         parser.add_argument("--groups", type=int, default=1, help="round robin / stages: number of groups")
         parser.add_argument("--knockout-size", type=int, default=None, help="stages: entrants in the knockout")
+        parser.add_argument("--schedule-rounds", type=int, default=None,
+                            help="round robin at tables of 3 or N: rounds of the schedule (default: the fewest "
+                                 "in which every pair can meet)")
         parser.add_argument("--first-round", choices=["seed", "rating", "random"], default="seed")
         parser.add_argument("--seed", type=int, default=1, help="random seed for the results")
         parser.add_argument("--json", action="store_true", help="print only the JSON line")
@@ -68,7 +72,7 @@ class Command(BaseCommand):
                 rounds_planned=rounds or (5 if fmt == "swiss" else 3),
                 group_count=options["groups"], knockout_size=options["knockout_size"]
                 if fmt == "stages" else None, first_round=options["first_round"], random_seed=options["seed"],
-                is_public=False,
+                is_public=False, schedule_rounds=options["schedule_rounds"],
             )
             self._register(tournament, actor, count, profile.players_per_entrant)
             report = tournament_simulate(
@@ -80,6 +84,11 @@ class Command(BaseCommand):
             raise CommandError(f"{exc.code}: {exc.message}") from exc
         figures = report.as_dict(game=profile.game, variant=dict(profile.variant), format=fmt,
                                  tournament=tournament.slug, total_seconds=round(time.perf_counter() - started, 3))
+        if fmt == "round_robin" or (fmt == "stages" and tournament.group_count > 1):
+            # per group, over the group rounds played: the fewest and most meetings of any pair
+            meetings = group_meetings(tournament)
+            figures["min_meetings"] = {str(g): low for g, (low, _high) in meetings.items()}
+            figures["max_meetings"] = {str(g): high for g, (_low, high) in meetings.items()}
         if not options["json"]:
             for number, (tables, byes, rematches) in enumerate(
                 zip(report.tables_per_round, report.byes, report.rematches, strict=True), start=1
