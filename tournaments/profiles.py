@@ -180,7 +180,8 @@ def _taki(variant: Mapping[str, Any]) -> GameProfile:
     return GameProfile(
         game="taki",
         label=f"TAKI phase game ({seats})" if phases else f"TAKI ({seats})",
-        variant={"seats": seats, "tournament": phases},
+        # plain TAKI keeps its stored variant {"seats": n}; the phase game adds "tournament": true
+        variant={"seats": seats, "tournament": True} if phases else {"seats": seats},
         entrants_per_table=seats,
         players_per_entrant=1,
         result_mode=PLACING,

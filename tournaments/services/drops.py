@@ -57,7 +57,7 @@ def drop_forfeits(*, tournament: Tournament, entrant: Entrant, actor: Any) -> li
         result.scores.bulk_create([result.scores.model(result=result, **line) for line in lines])
         step = {"table": table.pk, "round": round_.number, "number": table.number, "result": result.pk,
                 "rejected": pending.pk if pending else None}
-        audit_record(action=FORFEIT_ACTION, tournament=tournament, obj=result, actor=actor,
+        audit_record(action="result_forfeit_by_drop", tournament=tournament, obj=result, actor=actor,
                      data={**step, "entrant": entrant.pk, "lines": lines})
         done.append(step)
     for round_ in rounds.values():

@@ -371,7 +371,7 @@ def entrant_readmit(*, actor: Any, entrant: Entrant) -> Entrant:
         raise TournamentError(ErrorCode.ENTRANT_NOT_DROPPED, _("Only a dropped entrant can be re-admitted."))
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
-    entrant.status = Entrant.Status.CHECKED_IN if entrant.checked_in_at else Entrant.Status.REGISTERED
+    entrant.status = Entrant.Status.REGISTERED
     entrant.dropped_at = None
     entrant.save(update_fields=["status", "dropped_at"])
     audit_record(action="entrant_readmitted", tournament=tournament, obj=entrant, actor=actor)
