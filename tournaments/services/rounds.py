@@ -155,19 +155,24 @@ def round_robin_meetings(tournament: Tournament) -> list[dict[str, Any]]:
     rows = []
     for group, schedule in schedules.items():
         first = schedule[0]
-        values = {"group": group, "rounds": len(schedule), "low": first.min_meetings, "high": first.max_meetings}
-        if first.even_possible is False:
-            message = _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times. No "
-                        "more even schedule exists for this number of rounds; this is the narrowest spread.") % values
-        elif first.even_possible is None:
-            message = _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times (the "
-                        "best schedule found; the search could not prove that no more even one exists).") % values
-        else:
-            message = _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times.") % values
-        rows.append({"code": "meetings", "message": message, "entrant_ids": [], "table": None, "group": group,
-                     "rounds": len(schedule), "min_meetings": first.min_meetings,
-                     "max_meetings": first.max_meetings, "even_possible": first.even_possible})
+        row = {"code": "meetings", "entrant_ids": [], "table": None, "group": group, "rounds": len(schedule),
+               "min_meetings": first.min_meetings, "max_meetings": first.max_meetings,
+               "even_possible": first.even_possible}
+        rows.append({**row, "message": meetings_message(row)})
     return rows
+
+
+def meetings_message(row: dict[str, Any]) -> str:
+    """The sentence of a `meetings` row, in the active language (pages re-render stored warnings)."""
+    values = {"group": row.get("group"), "rounds": row.get("rounds"), "low": row.get("min_meetings"),
+              "high": row.get("max_meetings")}
+    if row.get("even_possible") is False:
+        return _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times. No "
+                 "more even schedule exists for this number of rounds; this is the narrowest spread.") % values
+    if row.get("even_possible") is None:
+        return _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times (the "
+                 "best schedule found; the search could not prove that no more even one exists).") % values
+    return _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times.") % values
 
 
 def _round_robin_round(tournament: Tournament, request: pairing.PairingRequest, index: int) -> pairing.PairingResult | None:

@@ -41,6 +41,7 @@ from tournaments.services.entrants import (
     entrants_import_csv,
 )
 from tournaments.services.rounds import (
+    meetings_message,
     playing_entrants,
     rolling_release_allowed,
     round_edit,
@@ -401,7 +402,7 @@ def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) 
             {
                 **warning,
                 "label": WARNING_LABELS.get(code, code),
-                "message": str(warning.get("message", "")),
+                "message": meetings_message(warning) if code == "meetings" else str(warning.get("message", "")),
                 "names": [
                     f"{names.get(i, f'#{i}')} ({LEFT_OUT_REASONS[warning['reason']]})"
                     if code == "left_out" and warning.get("reason") in LEFT_OUT_REASONS else names.get(i, f"#{i}")
