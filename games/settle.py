@@ -8,7 +8,8 @@ per entrant. `seat_entrants[s]` is the entrant id holding seat `s` (set when the
 - Placing games (Tock free-for-all, TAKI, ZACK!): the winner's entrant is first; the others are
   ranked by how close they came, read from the final position, ties sharing a place:
   Tock: more marbles home is better; TAKI: seats that went out (`finished`, in order) first, then
-  fewer cards in hand; ZACK!: fewer cards left in the stack.
+  fewer cards in hand; the TAKI phase game (the result carries `phases`): the phase reached, lower is
+  better, then fewer cards in hand; ZACK!: fewer cards left in the stack.
 
 Without a final position (`table_result(snapshot=None)`), a score game cannot be settled (None) and a
 placing game gives the winner first and everybody else a shared second place.
@@ -37,6 +38,13 @@ def _competition_ranks(keys: Sequence[tuple[Any, ...]]) -> list[int]:
 def _tock_key(snapshot: dict[str, Any], seat: int) -> tuple[Any, ...]:
     home = snapshot.get("home_count") or []
     return (-int(home[seat]) if seat < len(home) else 0,)
+
+
+def taki_phase_key(phases: Sequence[Any], snapshot: dict[str, Any] | None, seat: int) -> tuple[Any, ...]:
+    """TAKI phase game (variant `tournament`): the phase reached (lower is better), then cards in hand."""
+    phase = int(phases[seat]) if seat < len(phases) else 99
+    hands = (snapshot or {}).get("hands") or []
+    return (phase, len(hands[seat]) if seat < len(hands) else 0)
 
 
 def _taki_key(snapshot: dict[str, Any], seat: int) -> tuple[Any, ...]:
@@ -75,6 +83,10 @@ def table_result(
     >>> table_result(profile=profile_for("taki", {"seats": 3}), derived={"winners": [1]}, seat_entrants=[4, 5, 6],
     ...              snapshot={"hands": [["a"], [], ["b", "c"]]})
     {'kind': 'normal', 'placings': {4: 2, 5: 1, 6: 3}, 'winner': 5}
+    >>> table_result(profile=profile_for("taki", {"seats": 4, "tournament": True}),
+    ...              derived={"winners": [0], "phases": [1, 5, 2, 4]}, seat_entrants=[1, 2, 3, 4],
+    ...              snapshot={"hands": [[], ["a"], ["b"] * 3, ["c"]]})["placings"]
+    {1: 1, 2: 4, 3: 2, 4: 3}
     """
     entrants = list(dict.fromkeys(seat_entrants))
     winner_seats = [int(s) for s in derived.get("winners") or []]
@@ -94,11 +106,14 @@ def table_result(
         scores = {e: min(max(s, profile.score_min), profile.score_max) for e, s in scores.items()}
         return {"kind": "normal", "scores": scores, "winner": winner}
     key_of = PLACING_KEYS.get(profile.game)
+    phases = derived.get("phases")
     keys: list[tuple[Any, ...]] = []
     for entrant in entrants:
         seats = [s for s, e in enumerate(seat_entrants) if e == entrant]
         if entrant == winner:
             keys.append((0,))
+        elif profile.game == "taki" and isinstance(phases, list):
+            keys.append((1, *min(taki_phase_key(phases, snapshot, s) for s in seats)))
         elif snapshot is None or key_of is None:
             keys.append((1,))
         else:

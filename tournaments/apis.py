@@ -59,6 +59,7 @@ class TournamentOut(serializers.ModelSerializer):
             "rounds_planned", "group_count", "double_round_robin", "knockout_size", "knockout_advance",
             "third_place_match", "first_round", "avoid_same_club", "placing_points", "tiebreak_order",
             "forfeit_winner_score", "forfeit_loser_score", "bye_points", "bye_score_for", "bye_score_against",
+            "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
             "results_version", "standings_version", "organisers",
             "placement_matches", "shared_places_by_standings", "dropped_rank_last",
         ]
@@ -115,13 +116,20 @@ def table_data(table: Table) -> dict[str, Any]:
 
 
 def round_data(round_: Round) -> dict[str, Any]:
+    tables = [table_data(t) for t in selectors.round_tables(round_)]
+    tournament = round_.tournament
+    if tournament.rolling_rounds and round_.status == Round.Status.PUBLISHED:
+        # rolling rounds: which tables may start ("playing"), wait for earlier tables, or are done
+        release = selectors.tables_release(tournament)
+        for table in tables:
+            table["release"] = release.get(table["id"], "done")
     return {
         "id": round_.pk,
         "number": round_.number,
         "stage": round_.stage,
         "status": round_.status,
         "warnings": round_.warnings,
-        "tables": [table_data(t) for t in selectors.round_tables(round_)],
+        "tables": tables,
     }
 
 
@@ -157,6 +165,10 @@ class TournamentListCreateApi(APIView):
         placement_matches = serializers.BooleanField(default=False)
         shared_places_by_standings = serializers.BooleanField(default=False)
         dropped_rank_last = serializers.BooleanField(default=True)
+        checkin_required = serializers.BooleanField(default=False)
+        schedule_rounds = serializers.IntegerField(min_value=1, max_value=60, required=False, allow_null=True)
+        rolling_rounds = serializers.BooleanField(default=False)
+        game_minutes = serializers.IntegerField(min_value=1, max_value=1440, required=False)
 
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
@@ -194,6 +206,10 @@ class TournamentDetailApi(APIView):
         placement_matches = serializers.BooleanField(required=False)
         shared_places_by_standings = serializers.BooleanField(required=False)
         dropped_rank_last = serializers.BooleanField(required=False)
+        checkin_required = serializers.BooleanField(required=False)
+        schedule_rounds = serializers.IntegerField(min_value=1, max_value=60, required=False, allow_null=True)
+        rolling_rounds = serializers.BooleanField(required=False)
+        game_minutes = serializers.IntegerField(min_value=1, max_value=1440, required=False)
 
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "PATCH" else [AllowAny()]
@@ -296,6 +312,37 @@ def _entrant_action(action: Any) -> type[APIView]:
 EntrantCheckInApi = _entrant_action(services.entrant_check_in)
 EntrantDropApi = _entrant_action(services.entrant_drop)
 EntrantReadmitApi = _entrant_action(services.entrant_readmit)
+EntrantDropUndoApi = _entrant_action(services.entrant_drop_undo)
+
+
+class EntrantsDropAbsentApi(APIView):
+    """Drop every entrant who has not checked in (one action)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: EntrantOut(many=True), **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        dropped = services.entrants_drop_absent(actor=request.user, tournament=tournament)
+        return Response(EntrantOut(dropped, many=True).data)
+
+
+class ScheduleMeetingsApi(APIView):
+    """Round robin at tables of 3 or N: per group the rounds, the fewest and most meetings of any pair,
+    and whether an even schedule exists (before and after publishing)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: inline_serializer(name="GroupMeetings", many=True, fields={
+        "group": serializers.IntegerField(), "rounds": serializers.IntegerField(),
+        "min_meetings": serializers.IntegerField(), "max_meetings": serializers.IntegerField(),
+        "even_possible": serializers.BooleanField(allow_null=True), "message": serializers.CharField()}),
+        404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        rows = selectors.schedule_meetings(tournament)
+        keys = ("group", "rounds", "min_meetings", "max_meetings", "even_possible", "message")
+        return Response([{key: row[key] for key in keys} for row in rows])
 
 
 # --- rounds -------------------------------------------------------------------------------------

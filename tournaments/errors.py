@@ -54,6 +54,10 @@ class ErrorCode(StrEnum):
     RESULT_CONFLICT = "result_conflict"
     CONFIRM_OWN_REPORT = "confirm_own_report"
     RECORD_DUPLICATE = "record_duplicate"
+    # issue 13 (rounds)
+    TABLE_NOT_RELEASED = "table_not_released"
+    DROP_NOT_UNDOABLE = "drop_not_undoable"
+    TIME_LIMIT_NOT_REACHED = "time_limit_not_reached"
 
 
 HTTP_STATUS: dict[ErrorCode, int] = {

@@ -18,6 +18,7 @@ from django.utils import timezone
 from tournaments import scheduling, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Result, Tournament
+from tournaments.services import release
 from tournaments.standings import TIEBREAKS
 
 EXPORTS = ("entrants", "pairings", "results", "standings")
@@ -124,12 +125,16 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 
 def calendar_events(tournament: Tournament, user: Any) -> list[scheduling.CalendarEvent]:
     """One event per table with a start time (its own, else its round's), in published rounds."""
-    duration = datetime.timedelta(minutes=settings.GAME_DURATION_MINUTES)
+    duration = datetime.timedelta(minutes=tournament.game_minutes)
     events: list[scheduling.CalendarEvent] = []
-    for round_ in selectors.rounds_visible_to(user=user, tournament=tournament).exclude(status="draft"):
-        for table in selectors.round_tables(round_):
-            start = table.starts_at or round_.starts_at
-            if start is None or table.is_bye:
+    rounds = [(round_, [t for t in selectors.round_tables(round_) if not t.is_bye])
+              for round_ in selectors.rounds_visible_to(user=user, tournament=tournament).exclude(status="draft")]
+    # the game length and (rolling rounds) the entrants' earlier games decide when a table starts
+    starts = release.expected_starts(tournament, [t for _, tables in rounds for t in tables])
+    for round_, tables in rounds:
+        for table in tables:
+            start = starts.get(table.pk)
+            if start is None:
                 continue
             names = [seat.entrant.name for seat in table.seats.all()]
             location = ", ".join(part for part in (tournament.venue, table.physical_table) if part)

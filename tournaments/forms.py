@@ -116,6 +116,24 @@ class TournamentCreateForm(forms.Form):
         required=False,
         help_text=_("Leave empty to give a bye the points of a win."),
     )
+    # issue 13 (rounds)
+    checkin_required = forms.BooleanField(
+        label=_("Check-in required"), required=False,
+        help_text=_("Pair only entrants who have checked in (and not dropped)."),
+    )
+    schedule_rounds = forms.IntegerField(
+        label=_("Round robin: rounds"), min_value=1, max_value=60, required=False,
+        help_text=_("Tables of 3 or more: rounds of the round robin; empty: the fewest in which every pair can meet."),
+    )
+    rolling_rounds = forms.BooleanField(
+        label=_("Release the next round table by table"), required=False,
+        help_text=_("Round robin and group rounds: a table of the next round may start as soon as all its "
+                    "entrants have a final result."),
+    )
+    game_minutes = forms.IntegerField(
+        label=_("Game length (minutes)"), min_value=1, max_value=1440, required=False,
+        help_text=_("Used for start times, calendars and the time-limit result; empty: 90."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -172,6 +190,10 @@ class TournamentCreateForm(forms.Form):
             "forfeit_winner_score": data.get("forfeit_winner_score"),
             "forfeit_loser_score": data.get("forfeit_loser_score"),
             "bye_points": data.get("bye_points"),
+            "checkin_required": data.get("checkin_required", False),
+            "schedule_rounds": data.get("schedule_rounds"),
+            "rolling_rounds": data.get("rolling_rounds", False),
+            "game_minutes": data.get("game_minutes"),
         }
 
 

@@ -89,6 +89,21 @@ class Tournament(models.Model):
     first_round = models.CharField(_("first round"), max_length=10, choices=FirstRound.choices, default="seed")
     avoid_same_club = models.BooleanField(_("avoid same-club pairings"), default=False)
     random_seed = models.IntegerField(_("random seed"), default=0)
+    # Issue 13 (rounds): check-in, round robin rounds, rolling release, game length.
+    checkin_required = models.BooleanField(
+        _("check-in required"), default=False,
+        help_text=_("Pair only entrants who have checked in (and not dropped)."),
+    )
+    schedule_rounds = models.PositiveSmallIntegerField(
+        _("round robin: rounds"), null=True, blank=True,
+        help_text=_("Tables of 3 or more: rounds of the round robin; empty: the fewest in which every pair can meet."),
+    )
+    rolling_rounds = models.BooleanField(
+        _("release the next round table by table"), default=False,
+        help_text=_("Round robin and group rounds: a table of the next round may start as soon as all its "
+                    "entrants have a final result."),
+    )
+    game_minutes = models.PositiveSmallIntegerField(_("game length (minutes)"), default=90)
     # Knockout / stages: the entrant ids of each standings list (one list per group, or one for
     # Swiss / a pure knockout) at the moment the bracket was drawn. The bracket is recomputed from it.
     knockout_seeding = models.JSONField(default=list, blank=True)
@@ -133,6 +148,11 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(condition=Q(game__in=list(GAMES)), name="tournament_game_valid"),
             models.CheckConstraint(condition=Q(group_count__gte=1), name="tournament_group_count_positive"),
+            models.CheckConstraint(condition=Q(game_minutes__gte=1), name="tournament_game_minutes_positive"),
+            models.CheckConstraint(
+                condition=Q(schedule_rounds__isnull=True) | Q(schedule_rounds__gte=1),
+                name="tournament_schedule_rounds_positive",
+            ),
             models.CheckConstraint(
                 condition=Q(standings_version__lte=models.F("results_version")),
                 name="tournament_standings_not_ahead",
@@ -355,6 +375,8 @@ class Result(models.Model):
     )
     decided_for = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     note = models.CharField(max_length=500, blank=True)
+    # Set when the table was ended by dropping this entrant during the round (undone by entrant_drop_undo).
+    closed_by_drop = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     decided_at = models.DateTimeField(null=True, blank=True)
 

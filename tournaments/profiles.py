@@ -4,7 +4,7 @@ A profile answers the questions the platform needs: how many entrants sit at a t
 players an entrant has, whether a table's result is a score per entrant (marbles home) or a placing
 per seat, the score range, and the default points. Variants use the keys of the record contract
 (`spec/game-records.md`): TAC `master`, Tac-Tik `seats`, Tock `seats`/`mode`/`quick_start`,
-TAKI `seats`, ZACK! `seats`.
+TAKI `seats`/`tournament` (the phase game), ZACK! `seats`.
 
 >>> profile_for("tac", {}).entrants_per_table, profile_for("tac", {}).players_per_entrant
 (2, 2)
@@ -46,6 +46,7 @@ class GameProfile:
     forfeit_winner_score: int = 0
     forfeit_loser_score: int = 0
     has_time_limit_result: bool = True
+    game_minutes: int = 90  # default game length (time limit) of a tournament game
     description: str = field(default="", compare=False)
 
     @property
@@ -172,19 +173,23 @@ def _tock(variant: Mapping[str, Any]) -> GameProfile:
 
 
 def _taki(variant: Mapping[str, Any]) -> GameProfile:
-    _only_keys(variant, {"seats"}, "taki")
+    _only_keys(variant, {"seats", "tournament"}, "taki")
     seats = _int_in(variant, "seats", 4, 2, 10, "taki")
+    # The seed's "TAKI-TURNIER": one long game through phases 8 to 1; records carry `phases`.
+    phases = _bool(variant, "tournament", "taki")
     return GameProfile(
         game="taki",
-        label=f"TAKI ({seats})",
-        variant={"seats": seats},
+        label=f"TAKI phase game ({seats})" if phases else f"TAKI ({seats})",
+        # plain TAKI keeps its stored variant {"seats": n}; the phase game adds "tournament": true
+        variant={"seats": seats, "tournament": True} if phases else {"seats": seats},
         entrants_per_table=seats,
         players_per_entrant=1,
         result_mode=PLACING,
         min_table_size=max(2, seats - 1),
         placing_points=_descending_points(seats),
         has_time_limit_result=True,
-        description=f"{seats} single players; placing per seat.",
+        description=(f"{seats} single players, one game through phases 8 to 1; placing by phase reached, "
+                     "then cards in hand." if phases else f"{seats} single players; placing per seat."),
     )
 
 
@@ -239,5 +244,6 @@ def all_profiles() -> tuple[GameProfile, ...]:
         profile_for("tock", {"mode": "teams", "seats": 4}),
         profile_for("tock", {"mode": "teams", "seats": 6}),
         *(profile_for("taki", {"seats": n}) for n in range(2, 11)),
+        profile_for("taki", {"seats": 4, "tournament": True}),
         *(profile_for("zack", {"seats": n}) for n in range(3, 7)),
     )

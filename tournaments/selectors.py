@@ -120,3 +120,22 @@ def entrant_games(entrant: Entrant) -> QuerySet[Table]:
             Prefetch("results", queryset=Result.objects.prefetch_related("scores")),
         )
     )
+
+
+def schedule_meetings(tournament: Tournament) -> list[dict[str, Any]]:
+    """Round robin (groups) at tables of 3 or N: per group how evenly the pairs meet over the schedule."""
+    from tournaments.services.rounds import round_robin_meetings
+
+    groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
+        tournament.format == Tournament.Format.STAGES and tournament.group_count > 1
+    )
+    if not groups:
+        return []
+    return round_robin_meetings(tournament)
+
+
+def tables_release(tournament: Tournament) -> dict[int, str]:
+    """Rolling rounds: table id -> `done`, `playing` (may start or has started) or `waiting`."""
+    from tournaments.services.release import tables_released
+
+    return tables_released(tournament)

@@ -137,3 +137,25 @@ def tournament_simulate(
         played += 1
     report.rounds += played
     return report
+
+
+def group_meetings(tournament: Tournament) -> dict[int, tuple[int, int]]:
+    """Per group: the fewest and most times any two of its entrants shared a table in the group rounds."""
+    members: dict[int, list[int]] = {}
+    for entrant_id, group in tournament.entrants.values_list("pk", "group"):
+        members.setdefault(group, []).append(entrant_id)
+    met: dict[frozenset[int], int] = {}
+    for table in Table.objects.filter(round__tournament=tournament, is_bye=False).exclude(
+        round__stage=Round.Stage.KNOCKOUT
+    ).prefetch_related("seats"):
+        ids = [s.entrant_id for s in table.seats.all()]
+        for i, first in enumerate(ids):
+            for second in ids[i + 1:]:
+                key = frozenset((first, second))
+                met[key] = met.get(key, 0) + 1
+    figures: dict[int, tuple[int, int]] = {}
+    for group, ids in sorted(members.items()):
+        counts = [met.get(frozenset((a, b)), 0) for i, a in enumerate(ids) for b in ids[i + 1:]]
+        if counts:
+            figures[group] = (min(counts), max(counts))
+    return figures

@@ -39,6 +39,9 @@ urlpatterns = [
         organiser.entrants_check_in_all,
         name="entrants-check-in-all",
     ),
+    path("t/<slug:slug>/manage/entrants/drop-absent/", organiser.entrants_drop_absent_view,
+         name="entrants-drop-absent"),
+    path("t/<slug:slug>/manage/check-in-required/", organiser.checkin_required_view, name="checkin-required"),
     path(
         "t/<slug:slug>/manage/entrants/<int:entrant_id>/<str:action>/",
         organiser.entrant_action,

@@ -6,9 +6,12 @@
 * Tables of 3 or N: a schedule in which every pair meets as evenly as the numbers allow. When the
   field is q*q entrants at tables of q (q prime, e.g. 9 at tables of 3, 25 at tables of 5) the rows
   of the affine plane over Z_q give rounds in which every pair meets exactly once (a resolvable
-  design). Otherwise a seeded local search (simulated annealing on swaps inside a round) minimises
-  the sum over pairs of meetings squared, which is lowest when the meetings are spread evenly; the
-  maximum and minimum meetings of any pair are reported on every round's result.
+  design). Otherwise an exact search (:mod:`tournaments.pairing.schedule_search`) finds the schedule
+  with the narrowest spread of meetings per pair, or proves that no even one exists (six entrants at
+  tables of three: never); when the search runs out of its budget (large groups) a seeded local
+  search (simulated annealing on swaps inside a round) minimises the sum over pairs of meetings
+  squared. The maximum and minimum meetings of any pair, and whether an even schedule exists
+  (``even_possible``), are reported on every round's result.
 
 Seats: each round is seated with :func:`assign_seats` on the seat counts the schedule has built up so
 far, so seat positions and starting seats rotate over the rounds.
@@ -25,6 +28,7 @@ from collections.abc import Sequence
 
 from tournaments.pairing.costs import PairCosts
 from tournaments.pairing.ordering import first_round_order, table_sizes, validate_request
+from tournaments.pairing.schedule_search import ScheduleSearch, even_schedule
 from tournaments.pairing.seats import assign_seats, seats_recorded
 from tournaments.pairing.values import (
     PairedTable,
@@ -60,6 +64,7 @@ def round_robin_rounds(
     if rounds is not None and rounds < 1:
         raise PairingError("A round robin needs at least one round.")
     ordered = [entrant.id for entrant in first_round_order(request)]
+    even_possible: bool | None = True
     if request.table_size == 2:
         if rounds is not None:
             raise PairingError(
@@ -67,14 +72,14 @@ def round_robin_rounds(
             )
         cycle = _berger_rounds(ordered)
     else:
-        cycle = _group_rounds(ordered, request, rounds)
+        cycle, even_possible = _group_rounds(ordered, request, rounds)
     schedule = list(cycle)
     if double:  # the second cycle repeats the first; at tables of 2 with the seats swapped
         flip = request.table_size == 2
         schedule += [
             ([table[::-1] if flip else list(table) for table in tables], byes) for tables, byes in cycle
         ]
-    return _seated(schedule, request, keep_seat_order=request.table_size == 2)
+    return _seated(schedule, request, keep_seat_order=request.table_size == 2, even_possible=even_possible)
 
 
 def _berger_rounds(ordered: Sequence[int]) -> list[tuple[list[list[int]], list[int]]]:
@@ -107,7 +112,8 @@ def _berger_rounds(ordered: Sequence[int]) -> list[tuple[list[list[int]], list[i
 
 def _group_rounds(
     ordered: Sequence[int], request: PairingRequest, rounds: int | None
-) -> list[tuple[list[list[int]], list[int]]]:
+) -> tuple[list[tuple[list[list[int]], list[int]]], bool | None]:
+    """The rounds of one cycle and whether an even schedule exists (see ``PairingResult.even_possible``)."""
     count = len(ordered)
     sizes, bye_count = table_sizes(count, request.table_size, request.min_table_size)
     if not sizes:
@@ -119,12 +125,35 @@ def _group_rounds(
     total_rounds = rounds if rounds is not None else needed
     affine = _affine_plane_rounds(ordered, request.table_size)
     if affine is not None and bye_count == 0 and total_rounds <= len(affine):
-        return [(tables, []) for tables in affine[:total_rounds]]
-    bye_rounds = _rotating_byes(ordered, bye_count, total_rounds)
-    searched = _annealed_rounds_cached(
-        tuple(ordered), tuple(sizes), tuple(tuple(byes) for byes in bye_rounds), request.random_seed
-    )
-    return [([list(table) for table in tables], list(byes)) for tables, byes in searched]
+        return [(tables, []) for tables in affine[:total_rounds]], True
+    bye_rounds = tuple(tuple(byes) for byes in _rotating_byes(ordered, bye_count, total_rounds))
+    exact = _exact_rounds_cached(tuple(ordered), tuple(sizes), bye_rounds)
+    if exact.rounds is not None:
+        schedule = [
+            ([list(table) for table in tables], list(byes)) for tables, byes in zip(exact.rounds, bye_rounds, strict=True)
+        ]
+        return schedule, exact.even
+    searched = _annealed_rounds_cached(tuple(ordered), tuple(sizes), bye_rounds, request.random_seed)
+    schedule = [([list(table) for table in tables], list(byes)) for tables, byes in searched]
+    counts = _pair_meetings(ordered, [tables for tables, _ in schedule])
+    # the local search may still reach the ideal window the exact search ran out of time for
+    return schedule, (True if max(counts) - min(counts) <= exact.high - exact.low else None)
+
+
+@functools.lru_cache(maxsize=32)
+def _exact_rounds_cached(
+    ordered: tuple[int, ...], sizes: tuple[int, ...], bye_rounds: tuple[tuple[int, ...], ...]
+) -> ScheduleSearch:
+    return even_schedule(ordered, sizes, bye_rounds)
+
+
+def _pair_meetings(ordered: Sequence[int], rounds: Sequence[Sequence[Sequence[int]]]) -> list[int]:
+    counts = {frozenset(pair): 0 for pair in itertools.combinations(ordered, 2)}
+    for tables in rounds:
+        for table in tables:
+            for pair in itertools.combinations(table, 2):
+                counts[frozenset(pair)] += 1
+    return list(counts.values()) or [0]
 
 
 @functools.lru_cache(maxsize=32)
@@ -237,6 +266,7 @@ def _seated(
     request: PairingRequest,
     *,
     keep_seat_order: bool,
+    even_possible: bool | None = True,
 ) -> tuple[PairingResult, ...]:
     """Seat every round on the seat counts built up by the rounds before it."""
     entrants: tuple[PairingEntrant, ...] = request.entrants
@@ -275,6 +305,7 @@ def _seated(
                 score_spread=0.0,
                 max_meetings=most,
                 min_meetings=fewest,
+                even_possible=even_possible,
             )
         )
         entrants = seats_recorded(entrants, seated)

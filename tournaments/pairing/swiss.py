@@ -8,11 +8,15 @@ only when the whole field has none are rematch edges added, at a cost that dwarf
 Pairing whole fields of 1024 entrants this way takes well under a second instead of the 3-40 s of a
 blossom over the complete graph.
 
-Round 1 (and tables of 3 or N in every round) use :mod:`tournaments.pairing.grouping`.
+Round 1 (and tables of 3 or N in every round) use :mod:`tournaments.pairing.grouping`. At tables of
+3 or N, when that grouping holds a rematch, the other fair bye holders (and smaller tables where the
+profile allows them) are tried, each with an exact search for a rematch-free grouping, before a
+rematch is accepted (:func:`_regroup_without_rematches`).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import networkx as nx  # type: ignore[import-untyped]
@@ -39,6 +43,9 @@ from tournaments.pairing.values import (
 BLOCK_TARGET = 48
 BLOCK_MAX = 80
 BYE_ALTERNATIVES = 6
+BYE_POOL = 12  # tables of 3 or N: fair bye holders considered when the due byes force a rematch
+BYE_OPTIONS = 40  # ... and at most this many sets of them
+REMATCH_SEARCH_NODES = 20_000
 
 
 def swiss_pair(request: PairingRequest) -> PairingResult:
@@ -57,6 +64,8 @@ def swiss_pair(request: PairingRequest) -> PairingResult:
     if first_round or request.table_size > 2 or any(size != 2 for size in sizes):
         byes = [entrant.id for entrant in candidates[:bye_count]]
         tables = _group(ordered, byes, sizes, costs, spread=first_round)
+        if not first_round and _rematches(tables, costs):
+            byes, tables = _regroup_without_rematches(ordered, candidates, byes, sizes, request, costs, tables)
     else:
         byes, tables = _match_with_bye_choice(ordered, candidates, bye_count, costs)
     return finish_round(tables, byes, request, costs)
@@ -74,6 +83,100 @@ def _group(
     playing = [entrant.id for entrant in ordered if entrant.id not in bye_set]
     tables = spread_tables(playing, sizes) if spread else consecutive_tables(playing, sizes)
     return improve_tables(tables, costs)
+
+
+def _rematches(tables: Sequence[Sequence[int]], costs: PairCosts) -> int:
+    return sum(
+        costs.is_rematch(first, second)
+        for table in tables
+        for index, first in enumerate(table)
+        for second in table[index + 1 :]
+    )
+
+
+def _regroup_without_rematches(
+    ordered: Sequence[PairingEntrant],
+    candidates: Sequence[PairingEntrant],
+    byes: list[int],
+    sizes: Sequence[int],
+    request: PairingRequest,
+    costs: PairCosts,
+    tables: list[list[int]],
+) -> tuple[list[int], list[list[int]]]:
+    """Tables of 3 or N: before accepting a rematch, try the other fair bye holders and (where the
+    profile allows smaller tables) more, smaller tables; in each option an exact search for a
+    rematch-free grouping backs up the local search. The first rematch-free option wins (due byes and
+    full tables first); otherwise the option with the fewest rematches."""
+    best = (_rematches(tables, costs), byes, tables)
+    for option_byes, option_sizes in _bye_and_size_options(candidates, len(byes), sizes, request):
+        bye_set = set(option_byes)
+        playing = [entrant.id for entrant in ordered if entrant.id not in bye_set]
+        grouped = _group(ordered, option_byes, option_sizes, costs, spread=False)
+        if _rematches(grouped, costs):
+            exact = rematch_free_tables(playing, option_sizes, costs)
+            if exact is not None:
+                grouped = improve_tables(exact, costs)
+        count = _rematches(grouped, costs)
+        if count < best[0]:
+            best = (count, list(option_byes), grouped)
+        if count == 0:
+            break
+    return best[1], best[2]
+
+
+def _bye_and_size_options(
+    candidates: Sequence[PairingEntrant], bye_count: int, sizes: Sequence[int], request: PairingRequest
+) -> list[tuple[list[int], list[int]]]:
+    """(byes, table sizes) to try, the due ones first. Fair bye holders: the same bye counts as the due
+    ones (everyone with fewer byes than the most-byed due holder sits out; the rest are chosen among
+    the entrants with that many byes), so nobody gets a bye while an entrant with fewer byes plays."""
+    options: list[tuple[list[int], list[int]]] = []
+    if bye_count:
+        due_most = max(entrant.byes for entrant in candidates[:bye_count])
+        must = [entrant.id for entrant in candidates if entrant.byes < due_most]  # all of them are due
+        pool = [entrant.id for entrant in candidates if entrant.byes == due_most][:BYE_POOL]
+        for combination in itertools.islice(itertools.combinations(pool, bye_count - len(must)), BYE_OPTIONS):
+            options.append(([*must, *combination], list(sizes)))
+    else:
+        options.append(([], list(sizes)))
+    smallest = request.min_table_size
+    if smallest is not None and smallest < request.table_size:
+        playing = sum(sizes)
+        more = len(sizes) + 1
+        base, extra = divmod(playing, more)
+        if base >= smallest:
+            options.append(([] if not bye_count else options[0][0], [base + 1] * extra + [base] * (more - extra)))
+    return options
+
+
+def rematch_free_tables(
+    playing: Sequence[int], sizes: Sequence[int], costs: PairCosts, *, node_limit: int = REMATCH_SEARCH_NODES
+) -> list[list[int]] | None:
+    """Depth-first search for tables of ``sizes`` without a rematched pair, or None when there is none
+    (or the search ran past ``node_limit`` tables tried)."""
+    nodes = 0
+
+    def place(left: list[int], sizes_left: list[int]) -> list[list[int]] | None:
+        nonlocal nodes
+        if not left:
+            return []
+        first, rest = left[0], left[1:]
+        allowed = [e for e in rest if not costs.is_rematch(first, e)]
+        for size in sorted(set(sizes_left), reverse=True):
+            remaining = list(sizes_left)
+            remaining.remove(size)
+            for companions in itertools.combinations(allowed, size - 1):
+                nodes += 1
+                if nodes > node_limit:
+                    return None
+                if any(costs.is_rematch(a, b) for a, b in itertools.combinations(companions, 2)):
+                    continue
+                tail = place([e for e in rest if e not in companions], remaining)
+                if tail is not None:
+                    return [[first, *companions], *tail]
+        return None
+
+    return place(list(playing), list(sizes))
 
 
 def _match_with_bye_choice(

@@ -79,6 +79,10 @@ class PairingResult:
     score_spread: float = 0.0  # sum over tables of (highest - lowest score at the table)
     max_meetings: int = 0  # round robin only: most meetings of any pair over all rounds (0 elsewhere)
     min_meetings: int = 0  # round robin only: fewest meetings of any pair over all rounds
+    # Round robin only: True when every pair meets floor(T/P) or ceil(T/P) times, False when an exact
+    # search proved that no such schedule exists for these rounds (the spread shown is then the
+    # narrowest possible), None when the search gave up without proof.
+    even_possible: bool | None = None
 
 
 # --- knockout ---------------------------------------------------------------------------------

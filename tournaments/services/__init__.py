@@ -7,8 +7,10 @@ AuditLog row; tasks are enqueued with transaction.on_commit. Errors are `Tournam
 from tournaments.services.entrants import (
     entrant_check_in,
     entrant_drop,
+    entrant_drop_undo,
     entrant_readmit,
     entrant_register,
+    entrants_drop_absent,
     entrants_import_csv,
 )
 from tournaments.services.results import (
@@ -49,6 +51,8 @@ __all__ = [
     "round_assign_boards",
     "entrant_check_in",
     "entrant_drop",
+    "entrant_drop_undo",
+    "entrants_drop_absent",
     "entrant_readmit",
     "entrant_register",
     "entrants_import_csv",

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Club, Entrant, EntrantMember, Player, Tournament
 from tournaments.services.audit import audit_record
+from tournaments.services.drops import drop_forfeits, drop_forfeits_undo
 from tournaments.services.locking import lock_tournament
 from tournaments.services.tournaments import require_organiser, tournament_profile
 
@@ -303,16 +304,62 @@ def entrant_check_in(*, actor: Any, entrant: Entrant) -> Entrant:
 
 @transaction.atomic
 def entrant_drop(*, actor: Any, entrant: Entrant) -> Entrant:
-    """Drop an entrant: it is not paired in later rounds; its games so far still count."""
+    """Drop an entrant: it is not paired in later rounds; its games so far still count.
+
+    A table of a published round where it sits without a final result is ended by the forfeit rule:
+    the entrant forfeits (the tournament's forfeit scores; TAC 8:4), the others win; a pending report
+    there is rejected. `entrant_drop_undo` takes it back while the round is open."""
     tournament, entrant = _locked_entrant(entrant)
     require_organiser(actor, tournament)
     if entrant.status == Entrant.Status.DROPPED:
         raise TournamentError(ErrorCode.ENTRANT_DROPPED, _("The entrant has already dropped."))
+    previous = entrant.status
+    closed = drop_forfeits(tournament=tournament, entrant=entrant, actor=actor)
     entrant.status = Entrant.Status.DROPPED
     entrant.dropped_at = timezone.now()
     entrant.save(update_fields=["status", "dropped_at"])
-    audit_record(action="entrant_dropped", tournament=tournament, obj=entrant, actor=actor)
+    audit_record(action="entrant_dropped", tournament=tournament, obj=entrant, actor=actor,
+                 data={"previous_status": previous, "closed_tables": closed})
     return entrant
+
+
+@transaction.atomic
+def entrant_drop_undo(*, actor: Any, entrant: Entrant) -> Entrant:
+    """Take back a drop while the round it ended tables in is open (no later round published): the
+    forfeits it made are superseded, the reports they rejected come back, the entrant plays on."""
+    tournament, entrant = _locked_entrant(entrant)
+    require_organiser(actor, tournament)
+    if entrant.status != Entrant.Status.DROPPED:
+        raise TournamentError(ErrorCode.ENTRANT_NOT_DROPPED, _("Only a dropped entrant can be taken back."))
+    undone = drop_forfeits_undo(tournament=tournament, entrant=entrant)
+    entrant.status = Entrant.Status.CHECKED_IN if entrant.checked_in_at else Entrant.Status.REGISTERED
+    entrant.dropped_at = None
+    entrant.save(update_fields=["status", "dropped_at"])
+    audit_record(action="entrant_drop_undone", tournament=tournament, obj=entrant, actor=actor,
+                 data={"reopened_tables": undone})
+    return entrant
+
+
+@transaction.atomic
+def entrants_drop_absent(*, actor: Any, tournament: Tournament) -> list[Entrant]:
+    """Drop, in one action, every entrant who has not checked in (the no-shows)."""
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
+    absent = list(tournament.entrants.select_for_update().filter(status=Entrant.Status.REGISTERED).order_by("pk"))
+    now = timezone.now()
+    closed: dict[int, list[dict[str, Any]]] = {}
+    for entrant in absent:
+        closed[entrant.pk] = drop_forfeits(tournament=tournament, entrant=entrant, actor=actor)
+        entrant.status = Entrant.Status.DROPPED
+        entrant.dropped_at = now
+    Entrant.objects.bulk_update(absent, ["status", "dropped_at"])
+    for entrant in absent:
+        audit_record(action="entrant_dropped", tournament=tournament, obj=entrant, actor=actor,
+                     data={"previous_status": Entrant.Status.REGISTERED, "closed_tables": closed[entrant.pk],
+                           "not_checked_in": True})
+    return absent
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ from tournaments.permissions import is_organiser, reporting_entrant
 from tournaments.profiles import PLACING, GameProfile
 from tournaments.services.audit import audit_record
 from tournaments.services.locking import lock_round, lock_table, lock_tournament
+from tournaments.services.release import require_released, require_time_limit_reached
 from tournaments.services.results_final import result_finalised
 from tournaments.services.tournaments import require_organiser, tournament_profile
 from tournaments.standings import placings_from_scores
@@ -267,6 +268,9 @@ def _report(
     """Validate and create the pending result (the table is locked); an identical report from the other
     side confirms the pending one."""
     _require_playable(round_, table)
+    require_released(table)  # rolling rounds: the entrants' earlier tables must be final
+    if kind == "time_limit":
+        require_time_limit_reached(tournament, round_, table)
     lines = result_lines(
         tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,

@@ -37,14 +37,32 @@ def _warning_dict(warning: pairing.PairingWarning) -> dict[str, Any]:
     return data
 
 
+def playing_entrants(tournament: Tournament) -> Any:
+    """Who is paired: not dropped, and checked in when the tournament requires check-in."""
+    if tournament.checkin_required:
+        return tournament.entrants.filter(status=Entrant.Status.CHECKED_IN)
+    return tournament.entrants.exclude(status=Entrant.Status.DROPPED)
+
+
+def left_out_warnings(tournament: Tournament) -> list[dict[str, Any]]:
+    """One warning per entrant a generated round leaves out, saying why (dropped / not checked in)."""
+    warnings: list[dict[str, Any]] = []
+    for entrant in tournament.entrants.exclude(pk__in=playing_entrants(tournament).values("pk")).order_by("name"):
+        if entrant.status == Entrant.Status.DROPPED:
+            reason, message = "dropped", _("%(name)s is left out: dropped.") % {"name": entrant.name}
+        else:
+            reason, message = "not_checked_in", _("%(name)s is left out: not checked in.") % {"name": entrant.name}
+        warnings.append({"code": "left_out", "reason": reason, "message": message,
+                         "entrant_ids": [entrant.pk], "table": None})
+    return warnings
+
+
 def pairing_request_build(tournament: Tournament, *, entrants: Sequence[Entrant] | None = None) -> pairing.PairingRequest:
     """The pairing input for the next round: scores and ranks from the current standings rows,
     byes, seat counts and every pair that has shared a table so far."""
     profile = tournament_profile(tournament)
     if entrants is None:
-        entrants = list(
-            tournament.entrants.exclude(status=Entrant.Status.DROPPED).select_related("club").order_by("pk")
-        )
+        entrants = list(playing_entrants(tournament).select_related("club").order_by("pk"))
     standing = {row.entrant_id: row for row in tournament.standing_rows.all()}
     byes: dict[int, int] = defaultdict(int)
     seat_counts: dict[int, list[int]] = defaultdict(lambda: [0] * profile.entrants_per_table)
@@ -96,31 +114,81 @@ def pairing_request_build(tournament: Tournament, *, entrants: Sequence[Entrant]
     )
 
 
-def _round_robin_round(tournament: Tournament, request: pairing.PairingRequest, index: int) -> pairing.PairingResult | None:
-    """Round `index` (0-based) of the round robin of every group, or None when the schedule is over."""
+def _group_schedules(
+    tournament: Tournament, request: pairing.PairingRequest
+) -> tuple[dict[int, tuple[pairing.PairingResult, ...]], dict[int, list[pairing.PairingEntrant]]]:
+    """The whole round robin schedule of every group (groups of one entrant have none).
+
+    The schedule is computed over the entrants of its first round (everyone who was paired then, so
+    it stays the same when someone drops later; dropped entrants are left out of their tables), and
+    before round 1 over the entrants who would be paired now (no-shows are not scheduled)."""
     by_group: dict[int, list[pairing.PairingEntrant]] = defaultdict(list)
-    # The schedule is computed over every entrant ever registered (so it stays the same when someone
-    # drops); dropped entrants are then left out of their tables.
-    everyone = list(tournament.entrants.order_by("pk"))
-    active = {e.id for e in request.entrants}
-    known = {e.id: e for e in request.entrants}
-    for entrant in everyone:
-        by_group[entrant.group].append(known.get(entrant.pk, pairing.PairingEntrant(id=entrant.pk, seed=entrant.seed)))
-    tables: list[tuple[int, ...]] = []
-    byes: list[int] = []
-    any_round = False
+    first_round = tournament.rounds.exclude(stage=Round.Stage.KNOCKOUT).order_by("number").first()
+    if first_round is not None:
+        members = tournament.entrants.filter(seats__round=first_round)
+    else:
+        members = tournament.entrants.filter(pk__in=[e.id for e in request.entrants])
+    for entrant in members.order_by("pk"):
+        by_group[entrant.group].append(pairing.PairingEntrant(id=entrant.pk, seed=entrant.seed, rating=entrant.rating))
+    schedules: dict[int, tuple[pairing.PairingResult, ...]] = {}
     for group in sorted(by_group):
         members = by_group[group]
         if len(members) < 2:
-            byes.extend(e.id for e in members if e.id in active)
             continue
-        schedule = pairing.round_robin_rounds(
+        schedules[group] = pairing.round_robin_rounds(
             pairing.PairingRequest(
                 entrants=tuple(members), table_size=request.table_size, min_table_size=request.min_table_size,
                 first_round="seed", random_seed=request.random_seed,
             ),
             double=tournament.double_round_robin,
+            rounds=tournament.schedule_rounds if request.table_size > 2 else None,
         )
+    return schedules, by_group
+
+
+def round_robin_meetings(tournament: Tournament) -> list[dict[str, Any]]:
+    """Per group: rounds, the fewest and most meetings of any pair over the schedule, and whether an
+    even schedule exists (`even_possible`: true, false = proven impossible, null = not proven). Shown
+    on the manage page and as `meetings` warnings on every draft of a group round, before publishing."""
+    try:
+        schedules, _members = _group_schedules(tournament, pairing_request_build(tournament))
+    except pairing.PairingError:
+        return []
+    rows = []
+    for group, schedule in schedules.items():
+        first = schedule[0]
+        row = {"code": "meetings", "entrant_ids": [], "table": None, "group": group, "rounds": len(schedule),
+               "min_meetings": first.min_meetings, "max_meetings": first.max_meetings,
+               "even_possible": first.even_possible}
+        rows.append({**row, "message": meetings_message(row)})
+    return rows
+
+
+def meetings_message(row: dict[str, Any]) -> str:
+    """The sentence of a `meetings` row, in the active language (pages re-render stored warnings)."""
+    values = {"group": row.get("group"), "rounds": row.get("rounds"), "low": row.get("min_meetings"),
+              "high": row.get("max_meetings")}
+    if row.get("even_possible") is False:
+        return _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times. No "
+                 "more even schedule exists for this number of rounds; this is the narrowest spread.") % values
+    if row.get("even_possible") is None:
+        return _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times (the "
+                 "best schedule found; the search could not prove that no more even one exists).") % values
+    return _("Group %(group)s: over %(rounds)s rounds every pair meets %(low)s to %(high)s times.") % values
+
+
+def _round_robin_round(tournament: Tournament, request: pairing.PairingRequest, index: int) -> pairing.PairingResult | None:
+    """Round `index` (0-based) of the round robin of every group, or None when the schedule is over."""
+    schedules, by_group = _group_schedules(tournament, request)
+    active = {e.id for e in request.entrants}
+    tables: list[tuple[int, ...]] = []
+    byes: list[int] = []
+    any_round = False
+    for group in sorted(by_group):
+        schedule = schedules.get(group)
+        if schedule is None:
+            byes.extend(e.id for e in by_group[group] if e.id in active)
+            continue
         if index >= len(schedule):
             continue
         any_round = True
@@ -252,6 +320,15 @@ def _save_tables(round_: Round, tables: Sequence[pairing.PairedTable], byes: Seq
         Seat.objects.create(table=table, round=round_, entrant_id=entrant_id, position=0, is_starting=True)
 
 
+def rolling_release_allowed(tournament: Tournament) -> bool:
+    """Round robin and group rounds with `rolling_rounds`: the next round may be generated and published
+    while the current one is played; its tables start one by one (see `selectors.round_release`)."""
+    groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
+        tournament.format == Tournament.Format.STAGES and tournament.group_count > 1
+    )
+    return tournament.rolling_rounds and groups
+
+
 @transaction.atomic
 def round_generate(*, actor: Any, tournament: Tournament) -> Round:
     """Pair the next round and save it as a draft (replacing an existing draft)."""
@@ -262,7 +339,8 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
         draft.delete()
-    if tournament.rounds.filter(status=Round.Status.PUBLISHED).exists():
+    open_rounds = tournament.rounds.filter(status=Round.Status.PUBLISHED).count()
+    if open_rounds and not (open_rounds == 1 and rolling_release_allowed(tournament)):
         raise TournamentError(
             ErrorCode.ROUND_IN_PROGRESS, _("The current round is still being played; all its results must be final.")
         )
@@ -279,14 +357,19 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         result, stage = _next_pairing(tournament, request)
         if result is None:
             raise TournamentError(ErrorCode.ROUNDS_COMPLETE, _("All rounds of this tournament have been played."))
+        if open_rounds and stage == Round.Stage.KNOCKOUT:
+            raise TournamentError(
+                ErrorCode.ROUND_IN_PROGRESS,
+                _("The knockout is drawn from the final group standings: all group results must be final."),
+            )
         seated = pairing.assign_seats([t.entrant_ids for t in result.tables], request)
     except pairing.PairingError as exc:
         raise TournamentError(ErrorCode.PAIRING_INVALID, str(exc)) from exc
     number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    round_ = Round.objects.create(
-        tournament=tournament, number=number, stage=stage,
-        warnings=[_warning_dict(w) for w in result.warnings],
-    )
+    warnings = [_warning_dict(w) for w in result.warnings] + left_out_warnings(tournament)
+    if stage == Round.Stage.GROUPS:
+        warnings += round_robin_meetings(tournament)
+    round_ = Round.objects.create(tournament=tournament, number=number, stage=stage, warnings=warnings)
     _save_tables(round_, seated, result.byes)
     audit_record(
         action="round_generated", tournament=tournament, obj=round_, actor=actor,

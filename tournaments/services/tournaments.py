@@ -9,6 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Tournament
@@ -119,6 +120,10 @@ def tournament_create(
     placement_matches: bool = False,
     shared_places_by_standings: bool = False,
     dropped_rank_last: bool = True,
+    checkin_required: bool = False,
+    schedule_rounds: int | None = None,
+    rolling_rounds: bool = False,
+    game_minutes: int | None = None,
 ) -> Tournament:
     """Create a tournament for a game profile; the actor becomes its organiser."""
     if not can_create_tournament(actor):
@@ -158,6 +163,13 @@ def tournament_create(
             raise TournamentError(ErrorCode.INVALID_INPUT, _("At least one entrant of every group must reach the knockout."))
     else:
         knockout_size = None
+    schedule_rounds = _schedule_rounds(schedule_rounds, format, profile)
+    if rolling_rounds and not _rolling_format(format, group_count):
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
+              "tournament with groups."),
+        )
     default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0
     if bye_points is None:
         bye_points = default_bye_points
@@ -191,6 +203,10 @@ def tournament_create(
         placement_matches=bool(placement_matches),
         shared_places_by_standings=bool(shared_places_by_standings),
         dropped_rank_last=bool(dropped_rank_last),
+        checkin_required=bool(checkin_required),
+        schedule_rounds=schedule_rounds,
+        rolling_rounds=bool(rolling_rounds),
+        game_minutes=_small_int(game_minutes, profile.game_minutes, GAME_MINUTES_RANGE, 1, 1440),
     )
     try:
         with transaction.atomic():
@@ -208,11 +224,33 @@ def tournament_create(
     return tournament
 
 
+GAME_MINUTES_RANGE = gettext_lazy("The game length must be a whole number of minutes from %(low)s to %(high)s.")
+
+
+def _rolling_format(format: str, group_count: int) -> bool:
+    """Formats whose rounds are fixed in advance (round robin, the group phase of stages)."""
+    return format == "round_robin" or (format == "stages" and group_count > 1)
+
+
+def _schedule_rounds(value: int | None, format: str, profile: GameProfile) -> int | None:
+    """Round robin at tables of 3 or N: rounds per cycle (None: the fewest in which every pair can meet)."""
+    if value is None:
+        return None
+    if profile.entrants_per_table == 2:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("At tables of 2 a round robin always has every pair meet once; the rounds cannot be chosen."),
+        )
+    if format not in ("round_robin", "stages"):
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Only a round robin has a number of rounds to choose."))
+    return _small_int(value, 0, _("Round robin rounds must be a whole number from %(low)s to %(high)s."), 1, 60)
+
+
 UPDATABLE = {
     "name", "is_public", "rounds_planned", "venue", "starts_on", "avoid_same_club", "first_round", "random_seed",
     "placing_points", "tiebreak_order", "forfeit_winner_score", "forfeit_loser_score", "bye_points",
-    "bye_score_for", "bye_score_against",
     "placement_matches", "shared_places_by_standings", "dropped_rank_last",
+    "bye_score_for", "bye_score_against", "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
 }
 # Changing these changes the standings of results already played: recompute them.
 AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points", "shared_places_by_standings",
@@ -220,7 +258,7 @@ AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points", "shared_p
 # These shape the bracket: fixed once the knockout has started.
 BEFORE_KNOCKOUT = {"placement_matches"}
 # These only matter before the first round is generated.
-BEFORE_FIRST_ROUND = {"first_round", "random_seed"}
+BEFORE_FIRST_ROUND = {"first_round", "random_seed", "schedule_rounds"}
 
 
 @transaction.atomic
@@ -267,7 +305,20 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
             raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
         elif field in {"is_public", "avoid_same_club", "placement_matches", "shared_places_by_standings",
                        "dropped_rank_last"}:
+        elif field in {"is_public", "avoid_same_club", "checkin_required"}:
             value = bool(value)
+        elif field == "rolling_rounds":
+            value = bool(value)
+            if value and not _rolling_format(tournament.format, tournament.group_count):
+                raise TournamentError(
+                    ErrorCode.INVALID_INPUT,
+                    _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
+                      "tournament with groups."),
+                )
+        elif field == "schedule_rounds":
+            value = _schedule_rounds(value, tournament.format, profile)
+        elif field == "game_minutes":
+            value = _small_int(value, profile.game_minutes, str(GAME_MINUTES_RANGE), 1, 1440)
         elif field == "venue":
             value = (value or "")[:200]
         values[field] = value

@@ -30,16 +30,32 @@ from tournaments.forms import (
     add_service_error,
 )
 from tournaments.models import AuditLog, Entrant, Result, Round, Tournament
+from tournaments.selectors import schedule_meetings
 from tournaments.services.entrants import (
     entrant_check_in,
     entrant_drop,
+    entrant_drop_undo,
     entrant_readmit,
     entrant_register,
+    entrants_drop_absent,
     entrants_import_csv,
 )
-from tournaments.services.rounds import round_edit, round_generate, round_publish, round_tables_as_lists
-from tournaments.services.tournaments import tournament_create, tournament_finish, tournament_organiser_add
-from tournaments.views.page_data import export_links, round_table_views, tournament_profile
+from tournaments.services.rounds import (
+    meetings_message,
+    playing_entrants,
+    rolling_release_allowed,
+    round_edit,
+    round_generate,
+    round_publish,
+    round_tables_as_lists,
+)
+from tournaments.services.tournaments import (
+    tournament_create,
+    tournament_finish,
+    tournament_organiser_add,
+    tournament_update,
+)
+from tournaments.views.page_data import export_links, mark_release, round_table_views, tournament_profile
 
 
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -110,6 +126,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     counts = {status: 0 for status in Entrant.Status.values}
     for entrant in entrants:
         counts[entrant.status] += 1
+    counts["total"] = len(entrants)
+    rolling = len(published) == 1 and rolling_release_allowed(tournament)
     return render(
         request,
         "tournaments/manage/manage.html",
@@ -122,8 +140,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "draft": draft,
             "published": published,
             "can_generate": draft is None
-            and not published
+            and (not published or rolling)
             and tournament.status != Tournament.Status.FINISHED,
+            "rolling": rolling,
+            "meetings": schedule_meetings(tournament) if tournament.status != Tournament.Status.FINISHED else [],
             "can_finish": bool(rounds)
             and draft is None
             and not published
@@ -208,7 +228,16 @@ ENTRANT_ACTIONS = {
     "check-in": (entrant_check_in, gettext_lazy("%(name)s checked in.")),
     "drop": (entrant_drop, gettext_lazy("%(name)s dropped.")),
     "readmit": (entrant_readmit, gettext_lazy("%(name)s re-admitted.")),
+    "undo-drop": (entrant_drop_undo, gettext_lazy("The drop of %(name)s was taken back.")),
 }
+
+
+def _entrant_counts(tournament: Tournament) -> dict[str, int]:
+    counts = {status: 0 for status in Entrant.Status.values}
+    for status in tournament.entrants.values_list("status", flat=True):
+        counts[status] += 1
+    counts["total"] = sum(counts.values())
+    return counts
 
 
 @login_required
@@ -226,6 +255,7 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
         error_message = error.message
     if request.htmx:  # type: ignore[attr-defined]
         # The row is swapped in place; its message is shown in the row, not queued for the next page.
+        # The counters above the list come along as an out-of-band swap (no reload needed).
         entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
         return render(
             request,
@@ -235,6 +265,8 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
                 "entrant": entrant,
                 "profile": tournament_profile(tournament),
                 "row_error": error_message,
+                "counts": _entrant_counts(tournament),
+                "counts_oob": True,
             },
         )
     if error_message:
@@ -258,6 +290,36 @@ def entrants_check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             done += 1
     messages.success(request, _("%(count)d entrants checked in.") % {"count": done})
+    return redirect(_manage_url(tournament, "entrants"))
+
+
+@login_required
+@require_POST
+def entrants_drop_absent_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Drop every entrant who has not checked in, in one action."""
+    tournament = organised_tournament(request, slug)
+    try:
+        dropped = entrants_drop_absent(actor=request.user, tournament=tournament)
+    except TournamentError as error:
+        report_error(request, error)
+    else:
+        messages.success(request, _("%(count)d entrants not checked in dropped.") % {"count": len(dropped)})
+    return redirect(_manage_url(tournament, "entrants"))
+
+
+@login_required
+@require_POST
+def checkin_required_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Switch the tournament's `checkin_required` setting."""
+    tournament = organised_tournament(request, slug)
+    wanted = request.POST.get("checkin_required") == "on"
+    try:
+        tournament_update(actor=request.user, tournament=tournament, checkin_required=wanted)
+    except TournamentError as error:
+        report_error(request, error)
+    else:
+        messages.success(request, _("Check-in is now required: only checked-in entrants are paired.") if wanted
+                         else _("Check-in is no longer required: every entrant not dropped is paired."))
     return redirect(_manage_url(tournament, "entrants"))
 
 
@@ -287,6 +349,8 @@ AUDIT_LABELS = {
     "entrant_checked_in": gettext_lazy("Entrant checked in"),
     "entrant_dropped": gettext_lazy("Entrant dropped"),
     "entrant_readmitted": gettext_lazy("Entrant re-admitted"),
+    "entrant_drop_undone": gettext_lazy("Drop taken back"),
+    "result_forfeit_by_drop": gettext_lazy("Table ended by a drop (forfeit)"),
     "round_generated": gettext_lazy("Round generated"),
     "round_edited": gettext_lazy("Round edited"),
     "round_published": gettext_lazy("Round published"),
@@ -320,6 +384,12 @@ WARNING_LABELS = {
     "forbidden_pair": gettext_lazy("To be kept apart (set by the organiser)"),
     "same_club": gettext_lazy("Same club"),
     "second_bye": gettext_lazy("Another bye while others have had fewer"),
+    "left_out": gettext_lazy("Left out of this round"),
+    "meetings": gettext_lazy("Meetings per pair"),
+}
+LEFT_OUT_REASONS = {
+    "dropped": gettext_lazy("dropped"),
+    "not_checked_in": gettext_lazy("not checked in"),
 }
 
 
@@ -332,8 +402,12 @@ def _warnings_with_names(warnings: list[dict[str, Any]], names: dict[int, str]) 
             {
                 **warning,
                 "label": WARNING_LABELS.get(code, code),
-                "message": str(warning.get("message", "")),
-                "names": [names.get(i, f"#{i}") for i in ids],
+                "message": meetings_message(warning) if code == "meetings" else str(warning.get("message", "")),
+                "names": [
+                    f"{names.get(i, f'#{i}')} ({LEFT_OUT_REASONS[warning['reason']]})"
+                    if code == "left_out" and warning.get("reason") in LEFT_OUT_REASONS else names.get(i, f"#{i}")
+                    for i in ids
+                ],
             }
         )
     return shown
@@ -347,7 +421,7 @@ def _round_edit_form(
     byes: list[int] | None = None,
 ) -> RoundEditForm:
     profile = tournament_profile(tournament)
-    active = list(tournament.entrants.exclude(status=Entrant.Status.DROPPED).order_by("name"))
+    active = list(playing_entrants(tournament).order_by("name"))
     if tables is None or byes is None:
         tables, byes = round_tables_as_lists(round_)
     seats = max([profile.entrants_per_table if profile else 2, *(len(t) for t in tables)])
@@ -396,6 +470,7 @@ def manage_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     elif request.method == "POST":
         messages.error(request, _("Only a draft round can be edited."))
     tables = round_table_views(round_)
+    mark_release(tournament, round_, tables)
     return render(
         request,
         "tournaments/manage/round.html",

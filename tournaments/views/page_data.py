@@ -75,6 +75,7 @@ class TableView:
     pending: Result | None
     history: list[Result] = field(default_factory=list)
     is_mine: bool = False  # one of the viewing user's entrants sits here
+    release: str = ""  # rolling rounds: "playing" (may start), "waiting" (earlier tables open), "done"
 
     @property
     def entrant_ids(self) -> set[int]:
@@ -247,3 +248,14 @@ def mark_mine(views: Iterable[TableView], entrant_ids: set[int]) -> None:
     """Flag the tables where one of `entrant_ids` sits."""
     for view in views:
         view.is_mine = bool(entrant_ids & view.entrant_ids)
+
+
+def mark_release(tournament: Tournament, round_: Round, views: list[TableView]) -> None:
+    """Rolling rounds: mark which tables of a published round may start and which wait."""
+    from tournaments.selectors import tables_release
+
+    if not tournament.rolling_rounds or round_.status != Round.Status.PUBLISHED:
+        return
+    release = tables_release(tournament)
+    for view in views:
+        view.release = release.get(view.table.pk, "")

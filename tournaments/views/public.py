@@ -18,6 +18,7 @@ from tournaments.views.page_data import (
     export_links,
     group_standings,
     mark_mine,
+    mark_release,
     round_table_views,
     rounds_with_tables,
     standings_columns,
@@ -112,6 +113,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     my_entrant_ids = entrant_ids_of_user(request.user, tournament)
     tables = round_table_views(round_)
     mark_mine(tables, my_entrant_ids)
+    mark_release(tournament, round_, tables)
     return render(
         request,
         "tournaments/round_detail.html",

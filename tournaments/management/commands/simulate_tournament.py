@@ -7,7 +7,9 @@ The database is the configured one (DATABASE_URL, sqlite:///path included); the 
 is kept there as a private tournament of the user "simulator". The last stdout line is
 one JSON object with entrants, rounds, tables_per_round, rematches, byes, pairing_seconds and
 standings_seconds (lists with one value per round) and more; for knockout and stages formats also
-final_ranking (entrant ids in place order, each with its rank, shared_rank and decided_by).
+final_ranking (entrant ids in place order, each with its rank, shared_rank and decided_by); round robin
+and group stages add `min_meetings` and `max_meetings` (group number -> fewest / most meetings of any
+pair of the group).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.profiles import GAMES, ProfileError, profile_for
-from tournaments.simulation import simulation_organiser, tournament_simulate
+from tournaments.simulation import group_meetings, simulation_organiser, tournament_simulate
 
 
 class Command(BaseCommand):
@@ -38,6 +40,9 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=[c.value for c in Tournament.Format], default="swiss")
         parser.add_argument("--groups", type=int, default=1, help="round robin / stages: number of groups")
         parser.add_argument("--knockout-size", type=int, default=None, help="stages: entrants in the knockout")
+        parser.add_argument("--schedule-rounds", type=int, default=None,
+                            help="round robin at tables of 3 or N: rounds of the schedule (default: the fewest "
+                                 "in which every pair can meet)")
         parser.add_argument("--first-round", choices=["seed", "rating", "random"], default="seed")
         parser.add_argument("--seed", type=int, default=1, help="random seed for the results")
         parser.add_argument("--json", action="store_true", help="print only the JSON line")
@@ -72,6 +77,7 @@ class Command(BaseCommand):
                 group_count=options["groups"], knockout_size=options["knockout_size"]
                 if fmt == "stages" else None, first_round=options["first_round"], random_seed=options["seed"],
                 is_public=False, placement_matches=options["placement_matches"],
+                schedule_rounds=options["schedule_rounds"],
             )
             self._register(tournament, actor, count, profile.players_per_entrant)
             report = tournament_simulate(
@@ -90,6 +96,11 @@ class Command(BaseCommand):
                 for entrant_id, rank, shared, decided_by in tournament.standing_rows.order_by("rank", "entrant_id")
                 .values_list("entrant_id", "rank", "shared_rank", "decided_by")
             ]
+        if fmt == "round_robin" or (fmt == "stages" and tournament.group_count > 1):
+            # per group, over the group rounds played: the fewest and most meetings of any pair
+            meetings = group_meetings(tournament)
+            figures["min_meetings"] = {str(g): low for g, (low, _high) in meetings.items()}
+            figures["max_meetings"] = {str(g): high for g, (_low, high) in meetings.items()}
         if not options["json"]:
             for number, (tables, byes, rematches) in enumerate(
                 zip(report.tables_per_round, report.byes, report.rematches, strict=True), start=1
