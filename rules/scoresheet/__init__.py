@@ -27,7 +27,7 @@ from typing import Any
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.replay import verify_document
 from rules.scoresheet.games import GameRules
-from rules.scoresheet.sheet import SHEET_FORMAT, EntryRefused, Sheet, header_of, load, remember
+from rules.scoresheet.sheet import SHEET_FORMAT, EntryRefused, Sheet, header_digest, header_of, load, remember
 
 SUPPORTED_GAMES: frozenset[str] = frozenset({"tac", "tock", "tactik"})
 
@@ -116,6 +116,7 @@ def sheet_start(
     if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in rules.active:
         raise EntryRefused(ErrorCode.MALFORMED.value, f"Seat {dealer!r} cannot deal: it is not in play.", None)
     state["entries"] = []
+    state["digest"] = header_digest(header_of(state))
     return state
 
 
@@ -126,9 +127,12 @@ def _load(state: Mapping[str, Any]) -> Sheet:
 
 
 def _state(sheet: Sheet) -> dict[str, Any]:
-    state = dict(header_of(sheet.header))
-    state = {"format": SHEET_FORMAT, **state, "entries": [dict(e) for e in sheet.entries]}
-    return state
+    return {
+        "format": SHEET_FORMAT,
+        **header_of(sheet.header),
+        "entries": list(sheet.entries),
+        "digest": sheet.digests[-1],
+    }
 
 
 def sheet_view(state: Mapping[str, Any]) -> SheetView:
@@ -222,6 +226,7 @@ def sheet_undo(state: Mapping[str, Any]) -> dict[str, Any]:
         raise EntryRefused("nothing_to_undo", "There is no entry to undo.")
     out = _state(sheet)
     out["entries"] = out["entries"][:-1]
+    out["digest"] = sheet.digests[-2]
     return out
 
 

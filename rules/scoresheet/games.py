@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from rules.scoresheet.hands import HiddenHand
+from rules.cards.hidden import HiddenHand
 
 
 class GameRules(Protocol):

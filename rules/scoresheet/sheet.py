@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.cards.hidden import Cycle, HiddenHand, fill_hidden
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.replay import verify_document
 from rules.scoresheet.games import GameRules
-from rules.scoresheet.hands import Cycle, HiddenHand, fill_hidden
 
 OPENING = frozenset({"1", "13"})
 SHEET_FORMAT = "scoresheet/1"
@@ -95,6 +95,7 @@ class Sheet:
         self.deals: list[DealLog] = []
         self.cycle = Cycle(rules.deck)
         self.entries: list[dict[str, Any]] = []
+        self.digests: list[str] = [header_digest(header)]
         self.last: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ phases
@@ -170,6 +171,7 @@ class Sheet:
         except RecordError as err:
             raise EntryRefused(err.code.value, err.message, k, err.path) from None
         self.entries.append(entry)
+        self.digests.append(chain(self.digests[-1], entry))
         if "announce" not in entry and "exchange" not in entry:
             self.last = entry
         if not deal.closed and deal.turns and self.rules.to_move(self.state) is None and not (
@@ -443,9 +445,22 @@ def header_of(state: Mapping[str, Any]) -> dict[str, Any]:
     return {key: state[key] for key in ("game", "variant", "players", "dealer", "meta") if key in state}
 
 
-def _key(header: Mapping[str, Any], entries: list[Any]) -> str:
-    text = json.dumps([header, entries], sort_keys=True, separators=(",", ":"))
+def header_digest(header: Mapping[str, Any]) -> str:
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"))
     return hashlib.sha1(text.encode()).hexdigest()
+
+
+def chain(digest: str, entry: Mapping[str, Any]) -> str:
+    """The digest of a sheet after `entry`: a hash chain, so a state names its replay in O(1)."""
+    text = digest + json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def digest_of(header: Mapping[str, Any], entries: list[Any]) -> str:
+    digest = header_digest(header)
+    for entry in entries:
+        digest = chain(digest, entry)
+    return digest
 
 
 def _copy(sheet: Sheet) -> Sheet:
@@ -454,6 +469,7 @@ def _copy(sheet: Sheet) -> Sheet:
     other.header = sheet.header
     other.rules = sheet.rules
     other.entries = list(sheet.entries)
+    other.digests = list(sheet.digests)
     other.last = sheet.last
     cycle = Cycle(sheet.rules.deck)
     cycle.seen = Counter(sheet.cycle.seen)
@@ -485,31 +501,41 @@ def _copy(sheet: Sheet) -> Sheet:
 
 
 def remember(sheet: Sheet) -> None:
-    key = _key(sheet.header, sheet.entries)
+    key = sheet.digests[-1]
     _CACHE[key] = _copy(sheet)
     _CACHE.move_to_end(key)
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
 
 
+def _hit(key: str | None, entries: list[Any]) -> Sheet | None:
+    """The cached sheet under `key` if it holds exactly `entries` (checked by count and last entry)."""
+    if key is None:
+        return None
+    hit = _CACHE.get(key)
+    if hit is None or len(hit.entries) != len(entries) or (entries and hit.entries[-1] != entries[-1]):
+        return None
+    _CACHE.move_to_end(key)
+    return hit
+
+
 def load(state: Mapping[str, Any], make: Any) -> Sheet:
-    """The replayed sheet of a stored state (a private copy: change it freely)."""
+    """The replayed sheet of a stored state (a private copy: change it freely).
+
+    The state's ``digest`` (a hash chain over the entries) finds the replay in the cache; without a
+    cached replay the entries are replayed from the start (and then cached).
+    """
     header = header_of(state)
     entries = list(state.get("entries", []))
-    sheet: Sheet | None = None
-    n = len(entries)
-    for n in (len(entries), len(entries) - 1):
-        if n < 0:
-            continue
-        hit = _CACHE.get(_key(header, entries[:n]))
-        if hit is not None:
-            sheet = _copy(hit)
-            break
-    if sheet is None:
-        sheet = Sheet(header, make(header))
-        n = 0
-    for entry in entries[n:]:
+    digest = state.get("digest")
+    hit = _hit(digest if isinstance(digest, str) else None, entries)
+    if hit is None:
+        digest = digest_of(header, entries)
+        hit = _hit(digest, entries)
+    if hit is not None:
+        return _copy(hit)
+    sheet = Sheet(header, make(header))
+    for entry in entries:
         sheet.add(entry)
-    if n != len(entries):
-        remember(sheet)
+    remember(sheet)
     return sheet

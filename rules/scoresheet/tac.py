@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from rules.scoresheet.hands import HiddenHand
+from rules.cards.hidden import HiddenHand, possible_cards
 from rules.tac.actions import DISCARD, Play, parse_play, play_to_json
 from rules.tac.game import parse_variant
-from rules.tac.options import card_plays, turn_plays
+from rules.tac.options import turn_plays, usable
 from rules.tac.snapshot import snapshot as tac_snapshot
 from rules.tac.state import HOME_BASE, TacState
 
-
-def possible(hand: Sequence[str]) -> list[str]:
-    if isinstance(hand, HiddenHand):
-        return sorted(hand.possible())
-    return sorted(set(hand))
+possible = possible_cards
 
 
 class TacRules:
@@ -65,8 +60,7 @@ class TacRules:
     def before_discard(self, state: TacState, seat: int) -> set[str] | None:
         if state.skipped == seat or state.must_tac or state.to_move != seat:
             return None
-        hand = state.hands[seat]
-        return {card for card in possible(hand) if card_plays(state, seat, card, possible)}
+        return {card for card in possible(state.hands[seat]) if usable(state, seat, card)}
 
     def apply(self, state: TacState, action: Play, path: str) -> None:
         assert action.seat is not None
@@ -105,10 +99,7 @@ class TacRules:
         return None
 
     def options(self, state: TacState, seat: int) -> list[dict[str, Any]]:
-        hand = state.hands[seat]
-        cards = possible(hand)
-        known = sorted(set(hand))
-        return [play_to_json(p, seat) for p in turn_plays(state, seat, cards, known, possible)]
+        return [play_to_json(p, seat) for p in turn_plays(state, seat)]
 
     def snapshot(self, state: TacState) -> dict[str, Any]:
         return tac_snapshot(state)

@@ -11,28 +11,50 @@ still in the deck cycle while some are hidden (see :mod:`rules.scoresheet.hands`
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Sequence
+from typing import Any
 
+from rules.cards.hidden import fork_hands, possible_cards
 from rules.tac.actions import DISCARD, THEN, Play
 from rules.tac.state import Entry, TacState
 
-Possible = Callable[[Sequence[str]], list[str]]
+Memo = dict[tuple[Any, ...], list[Play]]
+"""Plays already found in one position (the Narr and the Teufel see the same board again)."""
+
+_HAND_DEPENDENT = frozenset({"8", "narr", "teufel", "tac"})
 
 
-def known_cards(hand: Sequence[str]) -> list[str]:
-    """``possible`` for fully known hands: the distinct cards, sorted."""
-    return sorted(set(hand))
+def usable(state: TacState, seat: int, card: str) -> bool:
+    """Does `card` have a legal use for `seat` now? (the engine's own must-play test)"""
+    return bool(state.card_plays(seat, card, True))
 
 
-def card_plays(state: TacState, seat: int, card: str, possible: Possible = known_cards) -> list[Play]:
+def card_plays(state: TacState, seat: int, card: str, memo: Memo | None = None) -> list[Play]:
     """Every legal use of `card` by `seat` now (no discard; skip and compulsory TAC not applied)."""
+    if memo is None:
+        memo = {}
+    key: tuple[Any, ...] = (seat, card, tuple(state.board), tuple(state.fresh))
+    if card == "tac":
+        key += (id(state.history[-1]) if state.history else None, state.tac_banned)
+    if card in _HAND_DEPENDENT:
+        key += (state.last_card(seat),)
+    if card in ("narr", "teufel") or (card == "tac" and state.history and state.history[-1].fn in ("narr", "teufel")):
+        key = ()  # follow-ups depend on the hands: never shared
+    found = memo.get(key) if key else None
+    if found is not None:
+        return found
+    plays = _card_plays(state, seat, card, memo)
+    if key:
+        memo[key] = plays
+    return plays
+
+
+def _card_plays(state: TacState, seat: int, card: str, memo: Memo) -> list[Play]:
     if card == "tac":
         if state.tac_banned or not state.history:
             return []
         prev = state.history[-1]
         if prev.fn in ("narr", "teufel"):
-            return _then_plays(state, seat, card, prev.fn, prev, possible)
+            return _then_plays(state, seat, card, prev.fn, prev, memo)
         plays = state.tac_plays(seat, False)
         if prev.fn == "7" and plays:
             saved = state._snap()
@@ -46,7 +68,7 @@ def card_plays(state: TacState, seat: int, card: str, possible: Possible = known
     if card in ("narr", "teufel"):
         if state.last_card(seat):
             return []
-        return _then_plays(state, seat, card, card, None, possible)
+        return _then_plays(state, seat, card, card, None, memo)
     plays = state.gen(seat, card, card, None, False)
     if card == "7":
         return _canonical_sevens(state, plays)
@@ -93,38 +115,39 @@ def _canonical_sevens(state: TacState, plays: list[Play]) -> list[Play]:
     return out
 
 
-def turn_plays(
-    state: TacState, seat: int, cards: Sequence[str], known: Sequence[str], possible: Possible = known_cards
-) -> list[Play]:
-    """Every entry `seat` may make now with one of `cards` (its possible cards; `known`: those certain).
+def turn_plays(state: TacState, seat: int, memo: Memo | None = None) -> list[Play]:
+    """Every entry `seat` may make now with a card its hand may hold (known, or hidden and unseen).
 
     A discard of a card is offered when neither it nor any known card has a legal use (a hidden card
     that could be used is checked when the deal closes); a skipped seat may discard any card or play
     its TAC, and a compulsory TAC answer is the only entry after a winning move it can answer.
     """
+    if memo is None:
+        memo = {}
+    hand = state.hands[seat]
+    cards = possible_cards(hand)
     if state.must_tac:
-        return card_plays(state, seat, "tac", possible) if "tac" in cards else []
+        return card_plays(state, seat, "tac", memo) if "tac" in cards else []
     if state.skipped == seat:
         out = [Play(card, DISCARD) for card in cards]
         if "tac" in cards:
-            out.extend(card_plays(state, seat, "tac", possible))
+            out.extend(card_plays(state, seat, "tac", memo))
         return out
-    plays = {card: card_plays(state, seat, card, possible) for card in cards}
-    known_use = any(plays.get(card) or card_plays(state, seat, card, possible) for card in set(known))
+    known_use = any(usable(state, seat, card) for card in set(hand))
     out = []
     for card in cards:
-        if plays[card]:
-            out.extend(plays[card])
+        plays = card_plays(state, seat, card, memo)
+        if plays:
+            out.extend(plays)
         elif not known_use:
             out.append(Play(card, DISCARD))
     return out
 
 
-def _then_plays(
-    state: TacState, seat: int, card: str, fn: str, prev: Entry | None, possible: Possible
-) -> list[Play]:
+def _then_plays(state: TacState, seat: int, card: str, fn: str, prev: Entry | None, memo: Memo) -> list[Play]:
     """The Narr's or Teufel's entries: the card played, with every follow-up the drawn hand allows."""
-    sim = copy.deepcopy(state, {id(state.cfg): state.cfg})
+    sim = state.clone()
+    sim.hands = fork_hands(state.hands)
     sim.skipped = -1
     sim.must_tac = False
     sim.hands[seat].remove(card)
@@ -139,9 +162,5 @@ def _then_plays(
         if victim is None:
             return []
         actor = victim
-    hand = sim.hands[actor]
-    cards = possible(hand)
-    known = known_cards([c for c in hand])
-    subs = turn_plays(sim, actor, cards, known, possible)
     as_ = fn if card == "tac" else None
-    return [Play(card, THEN, then=sub, as_=as_) for sub in subs]
+    return [Play(card, THEN, then=sub, as_=as_) for sub in turn_plays(sim, actor, memo)]

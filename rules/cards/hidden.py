@@ -20,8 +20,7 @@ Narr) without losing where its cards came from (``origin``, the seat it was deal
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 
 class Cycle:
@@ -37,6 +36,11 @@ class Cycle:
     def pool(self) -> Counter[str]:
         """The cards of the cycle not yet seen."""
         return Counter({c: n - self.seen[c] for c, n in self.deck.items() if n > self.seen[c]})
+
+    def fork(self) -> Cycle:
+        other = Cycle(self.deck)
+        other.seen = Counter(self.seen)
+        return other
 
     def excess(self) -> str | None:
         return next((c for c, n in self.seen.items() if n > self.deck.get(c, 0)), None)
@@ -87,19 +91,35 @@ class HiddenHand(list[str]):
                 out.setdefault(card, None)
         return list(out)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> HiddenHand:
-        import copy
-
-        cycle = copy.deepcopy(self.cycle, memo)
+    def fork(self, cycle: Cycle) -> HiddenHand:
+        """A copy of this hand that reveals into `cycle` (a copy of its cycle, shared by the copies)."""
         other = HiddenHand(self.origin, self.hidden, cycle, self.known())
         other.played = self.played[:]
         other.revealed = self.revealed[:]
         other.forbidden = set(self.forbidden)
-        memo[id(self)] = other
         return other
 
-    def __reduce_ex__(self, protocol: Any) -> Any:  # pragma: no cover - copying goes via __deepcopy__
-        raise TypeError("HiddenHand is copied with copy.deepcopy only")
+
+def fork_hands(hands: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Copies of a position's hands; hidden hands get one new copy of their cycle between them."""
+    cycles: dict[int, Cycle] = {}
+    out: list[list[str]] = []
+    for hand in hands:
+        if isinstance(hand, HiddenHand):
+            cycle = cycles.get(id(hand.cycle))
+            if cycle is None:
+                cycle = cycles[id(hand.cycle)] = hand.cycle.fork()
+            out.append(hand.fork(cycle))
+        else:
+            out.append(list(hand))
+    return out
+
+
+def possible_cards(hand: Sequence[str]) -> list[str]:
+    """The distinct cards a hand may hold, sorted: all of a known hand's; with hidden cards, the cycle's."""
+    if isinstance(hand, HiddenHand):
+        return sorted(hand.possible())
+    return sorted(set(hand))
 
 
 def fill_hidden(
