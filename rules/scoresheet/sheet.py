@@ -263,6 +263,9 @@ class Sheet:
                 usable = rules.before_discard(self.state, seat)
                 if usable:
                     check = DiscardCheck(k, hand, len(hand.revealed), usable)
+                card = entry.get("card")
+                if isinstance(card, str) and self.cycle.available(card):
+                    hand.reveal(card)
         if _nested_discard(entry):
             deal.nested_discard = True
         try:
