@@ -141,30 +141,25 @@ def sheet_view(state: Mapping[str, Any]) -> SheetView:
     sheet = _load(state)
     rules = sheet.rules
     phase = sheet.phase()
-    deal = sheet.current()
-    deal_no = 0 if deal is None else len(sheet.deals) - 1 + (1 if deal.closed else 0)
+    if phase != "over":
+        sheet._open_deal()  # the next deal is dealt (unseen) as soon as the last one closed
+    deal_no = len(sheet.deals) - 1
     seat: int | None = None
-    options: list[dict[str, Any]]
+    options: list[dict[str, Any]] = []
     if phase == "announce":
-        options = [_announce_template(sheet)]
+        options.append(_announce_template(sheet))
         if rules.exchange_required():
             options.append(_exchange_template(sheet))
         else:
-            sheet._open_deal()
             seat = rules.to_move(sheet.state)
-            if seat is not None:
-                options.extend(rules.options(sheet.state, seat))
     elif phase == "exchange":
-        options = [_exchange_template(sheet)]
+        options.append(_exchange_template(sheet))
     elif phase == "turn":
-        sheet._open_deal()
         seat = rules.to_move(sheet.state)
-        options = rules.options(sheet.state, seat) if seat is not None else []
-    else:
-        seat = sheet.state.to_move if rules.pending_answer(sheet.state) else None
-        options = rules.options(sheet.state, seat) if seat is not None else []
-    if phase in ("announce", "exchange") and (deal is None or deal.closed):
-        sheet._open_deal()
+    elif rules.pending_answer(sheet.state):
+        seat = sheet.state.to_move
+    if seat is not None:
+        options.extend(rules.options(sheet.state, seat))
     snap = rules.snapshot(sheet.state)
     snap["deal"] = len(sheet.deals) - 1
     snap["hand_sizes"] = [len(h) for h in sheet.state.hands]
@@ -199,17 +194,8 @@ def _announce_template(sheet: Sheet) -> dict[str, Any]:
 
 def _exchange_template(sheet: Sheet) -> dict[str, Any]:
     rules = sheet.rules
-    cards = sorted(sheet.cycle.pool()) if sheet.current() is None or not sheet.current().closed else []  # type: ignore[union-attr]
-    if not cards:
-        cycle = sheet.cycle
-        deal = sheet.current()
-        if deal is not None and deal.closed and (deal.index + 1) % len(rules.deal_sizes) == 0:
-            cards = sorted(rules.deck)
-        else:
-            cards = sorted(cycle.pool())
-    return {
-        "exchange": [cards if rules.partner(s) is not None else None for s in range(rules.seats)],
-    }
+    cards = sorted(sheet.cycle.pool())
+    return {"exchange": [cards if rules.partner(s) is not None else None for s in range(rules.seats)]}
 
 
 def sheet_add(state: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:
