@@ -20,6 +20,7 @@ rules.scoresheet.sheet.EntryRefused: wrong_seat: Seat 0 is to move, not seat 1.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,8 +83,13 @@ def sheet_start(
     players: Sequence[Mapping[str, Any]],
     dealer: int,
     meta: Mapping[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A new, empty sheet; EntryRefused (bad_variant, malformed, ...) if the table cannot be recorded."""
+    """A new, empty sheet; EntryRefused (bad_variant, malformed, ...) if the table cannot be recorded.
+
+    ``setup`` (optional) starts from a position, exactly a record's ``setup`` (spec 2): its hands are
+    known, the deals after it are dealt unseen; ``dealer`` must then be the setup's dealer.
+    """
     if game not in SUPPORTED_GAMES:
         raise EntryRefused(ErrorCode.UNSUPPORTED_FORMAT.value, f"No scoresheet for the game {game!r}.")
     state: dict[str, Any] = {
@@ -95,6 +101,10 @@ def sheet_start(
     }
     if meta:
         state["meta"] = dict(meta)
+    if setup is not None:
+        state["setup"] = json.loads(json.dumps(setup))
+        if setup.get("dealer") != dealer:
+            raise EntryRefused(ErrorCode.BAD_SETUP.value, "The dealer differs from the setup's.", None, "/setup/dealer")
     doc: dict[str, Any] = {
         "format": "game-record/1",
         "game": game,
@@ -104,6 +114,8 @@ def sheet_start(
     }
     if meta:
         doc["meta"] = state["meta"]
+    if setup is not None:
+        doc["setup"] = state["setup"]
     verdict = verify_document(doc)
     if not verdict.valid:
         assert verdict.error is not None
@@ -118,6 +130,7 @@ def sheet_start(
         raise EntryRefused(ErrorCode.MALFORMED.value, f"Seat {dealer!r} cannot deal: it is not in play.", None)
     state["entries"] = []
     state["digest"] = header_digest(header_of(state))
+    _load(state)  # a setup is replayed once now, so that a bad one is refused here
     return state
 
 
