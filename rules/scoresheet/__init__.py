@@ -21,6 +21,7 @@ rules.scoresheet.sheet.EntryRefused: wrong_seat: Seat 0 is to move, not seat 1.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,9 +150,30 @@ def _state(sheet: Sheet) -> dict[str, Any]:
     }
 
 
+_VIEWS: OrderedDict[str, SheetView] = OrderedDict()
+_VIEWS_KEPT = 64
+
+
 def sheet_view(state: Mapping[str, Any]) -> SheetView:
-    """The sheet now: phase, whose entry, the options (see docs/scoresheet.md) and the position."""
+    """The sheet now: phase, whose entry, the options (see docs/scoresheet.md) and the position.
+
+    A worker keeps the views of recent states (a reload or a second phone costs nothing); treat the
+    returned lists and objects as read-only.
+    """
     sheet = _load(state)
+    key = sheet.digests[-1]
+    cached = _VIEWS.get(key)
+    if cached is not None and cached.entries == len(sheet.entries):
+        _VIEWS.move_to_end(key)
+        return cached
+    view = _view(sheet)
+    _VIEWS[key] = view
+    while len(_VIEWS) > _VIEWS_KEPT:
+        _VIEWS.popitem(last=False)
+    return view
+
+
+def _view(sheet: Sheet) -> SheetView:
     rules = sheet.rules
     phase = sheet.phase()
     if phase != "over":

@@ -173,8 +173,13 @@ def test_undo_across_a_deal_boundary() -> None:
     # a fresh process (no cache) reads the same state
     from rules.scoresheet import sheet as sheet_module
 
+    import rules.scoresheet as api
+
+    before = sheet_view(state2)
     sheet_module._CACHE.clear()
-    assert sheet_view(again).snapshot == sheet_view(state2).snapshot
+    api._VIEWS.clear()
+    after = sheet_view(again)
+    assert (after.snapshot, after.options, after.phase) == (before.snapshot, before.options, before.phase)
     empty = sheet_start(game="tac", variant={}, players=FOUR, dealer=0)
     with pytest.raises(EntryRefused) as refused:
         sheet_undo(empty)
