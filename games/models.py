@@ -189,6 +189,7 @@ class Scoresheet(models.Model):
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
     game = models.CharField(_("game"), max_length=20)
     variant = models.JSONField(default=dict, blank=True)
+    players = models.JSONField(default=list)  # the record's `players` (name, Player id, seats) as confirmed
     state = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=1)
     entries = models.PositiveIntegerField(default=0)  # how many entries the sheet holds (for lists)

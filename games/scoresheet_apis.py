@@ -38,7 +38,7 @@ class SheetOut(serializers.Serializer):
     variant = serializers.DictField()
     status = serializers.ChoiceField(choices=["open", "finished", "abandoned"])
     version = serializers.IntegerField(help_text="Send it back with every change; a stale one gets 409.")
-    players = serializers.ListField(child=serializers.DictField(), allow_null=True,
+    players = serializers.ListField(child=serializers.DictField(),
                                     help_text="The record's players: name, id (Player id), seats.")
     phase = serializers.ChoiceField(choices=["exchange", "announce", "turn", "over"])
     deal = serializers.IntegerField(allow_null=True, help_text="0-based index of the running deal.")

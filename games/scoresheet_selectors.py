@@ -82,7 +82,7 @@ def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
         "variant": sheet.variant,
         "status": sheet.status,
         "version": sheet.version,
-        "players": sheet.state.get("players") if isinstance(sheet.state, dict) else None,
+        "players": sheet.players,
         "phase": fields.get("phase"),
         "deal": fields.get("deal"),
         "seat": fields.get("seat"),

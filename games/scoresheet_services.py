@@ -162,7 +162,8 @@ def scoresheet_start(
     try:
         with transaction.atomic():
             sheet = Scoresheet.objects.create(
-                tournament=tournament, table=table, game=tournament.game, variant=variant, state=state,
+                tournament=tournament, table=table, game=tournament.game, variant=variant, players=players,
+                state=state,
                 created_by=actor if getattr(actor, "is_authenticated", False) else None, created_for=entrant,
             )
     except IntegrityError as exc:
