@@ -8,8 +8,10 @@ fresh sheet in `error.details.sheet`; an entry the engine refuses answers 400 wi
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -17,6 +19,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from games import scoresheet_services as services
@@ -24,6 +27,28 @@ from games.apis import TOKEN_PARAMS, request_token
 from games.scoresheet_selectors import open_scoresheet, scoresheet_data, scoresheet_get, table_for_scoresheet
 from tournaments.apis import ERRORS
 from tournaments.errors import ErrorCode, TournamentError
+
+
+class ScoresheetThrottle(SimpleRateThrottle):
+    """Per keeper (account, else report token, else address), not per address: the phones of a whole
+    venue share one address, and each table taps a few entries a minute. `SCORESHEET_THROTTLE_RATE`."""
+
+    scope = "scoresheet"
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "SCORESHEET_THROTTLE_RATE", "300/min"))
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        if request.user and request.user.is_authenticated:
+            ident = f"user:{request.user.pk}"
+        elif token := request_token(request):
+            ident = "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+        else:
+            ident = f"addr:{self.get_ident(request)}"
+        return f"throttle_{self.scope}_{ident}"
+
+
+THROTTLES = [ScoresheetThrottle]
 
 
 class SheetOut(serializers.Serializer):
@@ -99,6 +124,7 @@ class TableScoresheetApi(APIView):
     GET: the table's open sheet (404 if none)."""
 
     permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
     parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=START_IN, responses={201: SheetOut, **ERRORS})
@@ -124,6 +150,7 @@ class ScoresheetApi(APIView):
     """The sheet: state, `version`, whose turn (`seat`), the `options` that may come next."""
 
     permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
 
     @extend_schema(parameters=TOKEN_PARAMS, responses={200: SheetOut, **ERRORS})
     def get(self, request: Request, sheet_id: int) -> Response:
@@ -135,12 +162,13 @@ class ScoresheetEntriesApi(APIView):
     """Add one entry (`{"version", "entry"}`; the entry's keys may also stand beside `version`)."""
 
     permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
     parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=ENTRY_IN, responses={200: SheetOut, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
         token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
         body = _body(request)
         version = body.pop("version", None)
         entry = body.get("entry", body)
@@ -156,12 +184,13 @@ class ScoresheetUndoApi(APIView):
     """Take back the last entry (`{"version"}`)."""
 
     permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
     parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=VERSION_IN, responses={200: SheetOut, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
         token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
         try:
             sheet = services.scoresheet_undo(sheet_id=sheet_id, actor=request.user, token=token,
                                              version=_body(request).get("version"))
@@ -175,12 +204,13 @@ class ScoresheetFinishApi(APIView):
     organisers may call time (`time_up`) before the game is over. Answers the record id."""
 
     permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
     parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=FINISH_IN, responses={201: FINISH_OUT, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
         token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
         body = _body(request)
         time_up = body.get("time_up", False)
         if not isinstance(time_up, bool):
@@ -197,12 +227,13 @@ class ScoresheetAbandonApi(APIView):
     """Close the sheet without a record (`{"version"}`), e.g. after a wrong start; a new one may start."""
 
     permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
     parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=VERSION_IN, responses={200: SheetOut, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
         token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
         try:
             sheet = services.scoresheet_abandon(sheet_id=sheet_id, actor=request.user, token=token,
                                                 version=_body(request).get("version"))

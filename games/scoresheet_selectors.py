@@ -30,10 +30,13 @@ def _check_keeper(user: Any, token: str | None, table: Table) -> None:
     raise Http404("No such scoresheet.")
 
 
-def scoresheet_get(*, user: Any, token: str | None, sheet_id: int) -> Scoresheet:
-    """The sheet if `user`/`token` may keep it; 404 if it does not exist (or its tournament is hidden)."""
-    sheet = (Scoresheet.objects.select_related("tournament", "table__round__tournament", "record")
-             .filter(pk=sheet_id).first())
+def scoresheet_get(*, user: Any, token: str | None, sheet_id: int, with_state: bool = True) -> Scoresheet:
+    """The sheet if `user`/`token` may keep it; 404 if it does not exist (or its tournament is hidden).
+    `with_state=False` leaves the engine state unread (a write checks who acts before it locks the row)."""
+    sheets = Scoresheet.objects.select_related("tournament", "table__round__tournament")
+    if not with_state:
+        sheets = sheets.defer("state")
+    sheet = sheets.filter(pk=sheet_id).first()
     if sheet is None:
         raise Http404("No such scoresheet.")
     _check_keeper(user, token, sheet.table)
@@ -62,15 +65,20 @@ def latest_scoresheet(table: Table) -> Scoresheet | None:
 
 
 def scoresheet_view(sheet: Scoresheet) -> Any:
-    """The engine's `SheetView` of the stored state."""
-    return engine().sheet_view(sheet.state)
+    """The engine's `SheetView` of the stored state (kept on the instance: the engine computes the options)."""
+    view = getattr(sheet, "_sheet_view", None)
+    if view is None:
+        view = engine().sheet_view(sheet.state)
+        sheet._sheet_view = view  # type: ignore[attr-defined]
+    return view
 
 
 def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
     """The sheet for the API: ids, status, `version`, and the engine's view (phase, deal, whose turn
     `seat`, `options` in record notation, `snapshot`, `last`, `over`, `winners`, `entries`) plus `state`."""
     view = view if view is not None else scoresheet_view(sheet)
-    fields = dataclasses.asdict(view) if dataclasses.is_dataclass(view) else dict(view)
+    fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)} if dataclasses.is_dataclass(
+        view) else dict(view)
     table = sheet.table
     return {
         "id": sheet.pk,

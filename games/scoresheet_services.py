@@ -99,10 +99,15 @@ def _sheet_variant(tournament: Tournament, table: Table, seated: int) -> dict[st
     return variant
 
 
+def seat_players(table: Table) -> list[dict[str, Any]]:
+    """The record's `players` in the table's order, sorted by seat (one seat each)."""
+    return sorted(table_players(table), key=lambda player: player["seats"][0])
+
+
 def _players(table: Table, order: list[Any] | None) -> list[dict[str, Any]]:
     """The record's `players`: the table's order (`games.demo.table_players`), or the seat order the
     players confirmed (`order`: a Player id per seat), which must give each entrant one side."""
-    default = table_players(table)
+    default = seat_players(table)
     if order is None:
         return default
     by_id = {p["id"]: p for p in default}
@@ -198,9 +203,11 @@ def _check_open(sheet: Scoresheet, version: int) -> None:
 
 
 def _save(sheet: Scoresheet, state: dict[str, Any]) -> None:
+    view = engine().sheet_view(state)
     sheet.state = state
+    sheet._sheet_view = view  # type: ignore[attr-defined]  # read again by the answer (scoresheet_data)
     sheet.version += 1
-    sheet.entries = len(engine().sheet_view(state).entries)
+    sheet.entries = len(view.entries)
     sheet.save(update_fields=["state", "version", "entries", "updated_at"])
 
 

@@ -23,7 +23,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import scoresheet_services as services
-from games.demo import table_players
 from games.models import Scoresheet
 from games.permissions import can_call_time, can_keep_scoresheet
 from games.replay import UnknownSnapshot, render_svg
@@ -109,7 +108,7 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
     target = _page_url(table, token)
     try:
         if action == "start":
-            players = table_players(table)
+            players = services.seat_players(table)
             order = [_int(request.POST.get(f"seat-{seat}")) for seat in range(len(players))]
             default = [p["id"] for p in players]
             services.scoresheet_start(table=table, dealer=_int(request.POST.get("dealer")),
@@ -234,7 +233,7 @@ def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, t
     if sheet is not None:
         context.update(_sheet_context(request, sheet, token))
     elif supported:
-        players = table_players(table)
+        players = services.seat_players(table)
         context["start_players"] = players
         context["start_seats"] = [
             {"seat": seat, "player": player, "name": player["name"]} for seat, player in enumerate(players)
