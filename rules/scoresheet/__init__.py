@@ -1,0 +1,246 @@
+"""A live scoresheet for the marble games: entries in record notation, options, and the final record.
+
+Pure functions over a JSON-serialisable state (the app stores it as is). See docs/scoresheet.md.
+
+>>> state = sheet_start(game="tac", variant={}, dealer=3,
+...     players=[{"name": n, "seats": [s]} for s, n in enumerate("ABCD")])
+>>> v = sheet_view(state)
+>>> v.phase, v.deal, v.seat, v.entries
+('announce', 0, None, 0)
+>>> state = sheet_add(state, {"announce": [True, True, False, True]})
+>>> state = sheet_add(state, {"exchange": ["1", "5", "7", "9"]})
+>>> v = sheet_view(state)
+>>> v.phase, v.seat, {"seat": 0, "card": "1", "enter": True} in v.options
+('turn', 0, True)
+>>> sheet_add(state, {"seat": 1, "card": "1", "enter": True})
+Traceback (most recent call last):
+...
+rules.scoresheet.sheet.EntryRefused: wrong_seat: Seat 0 is to move, not seat 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core.errors import ErrorCode, RecordError
+from rules.core.replay import verify_document
+from rules.scoresheet.games import GameRules
+from rules.scoresheet.sheet import SHEET_FORMAT, EntryRefused, Sheet, header_digest, header_of, load, remember
+
+SUPPORTED_GAMES: frozenset[str] = frozenset({"tac", "tock", "tactik"})
+
+__all__ = [
+    "SUPPORTED_GAMES",
+    "EntryRefused",
+    "SheetView",
+    "sheet_add",
+    "sheet_record",
+    "sheet_start",
+    "sheet_undo",
+    "sheet_view",
+]
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """What the page shows: whose entry, the entries that may come next, and the position."""
+
+    phase: str
+    deal: int
+    seat: int | None
+    options: list[dict[str, Any]]
+    snapshot: dict[str, Any]
+    last: dict[str, Any] | None
+    over: bool
+    winners: list[int] | None
+    entries: int
+
+
+def _rules(header: Mapping[str, Any]) -> GameRules:
+    game = header.get("game")
+    variant = dict(header.get("variant") or {})
+    if game == "tac":
+        from rules.scoresheet.tac import TacRules
+
+        return TacRules(variant)
+    if game in SUPPORTED_GAMES:
+        import importlib
+
+        module = importlib.import_module(f"rules.scoresheet.{game}")
+        rules: GameRules = module.RULES(variant)
+        return rules
+    raise EntryRefused(ErrorCode.UNSUPPORTED_FORMAT.value, f"No scoresheet for the game {game!r}.")
+
+
+def sheet_start(
+    *,
+    game: str,
+    variant: Mapping[str, Any],
+    players: Sequence[Mapping[str, Any]],
+    dealer: int,
+    meta: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A new, empty sheet; EntryRefused (bad_variant, malformed, ...) if the table cannot be recorded."""
+    if game not in SUPPORTED_GAMES:
+        raise EntryRefused(ErrorCode.UNSUPPORTED_FORMAT.value, f"No scoresheet for the game {game!r}.")
+    state: dict[str, Any] = {
+        "format": SHEET_FORMAT,
+        "game": game,
+        "variant": dict(variant),
+        "players": [dict(p) for p in players],
+        "dealer": dealer,
+    }
+    if meta:
+        state["meta"] = dict(meta)
+    doc: dict[str, Any] = {
+        "format": "game-record/1",
+        "game": game,
+        "variant": state["variant"],
+        "players": state["players"],
+        "deals": [],
+    }
+    if meta:
+        doc["meta"] = state["meta"]
+    verdict = verify_document(doc)
+    if not verdict.valid:
+        assert verdict.error is not None
+        raise EntryRefused(verdict.error.code, verdict.error.message, None, verdict.error.path)
+    try:
+        rules = _rules(state)
+    except (RecordError, ImportError) as err:
+        if isinstance(err, ImportError):
+            raise EntryRefused(ErrorCode.UNSUPPORTED_FORMAT.value, f"No scoresheet for {game} yet.") from None
+        raise EntryRefused(err.code.value, err.message, None, err.path) from None
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in rules.active:
+        raise EntryRefused(ErrorCode.MALFORMED.value, f"Seat {dealer!r} cannot deal: it is not in play.", None)
+    state["entries"] = []
+    state["digest"] = header_digest(header_of(state))
+    return state
+
+
+def _load(state: Mapping[str, Any]) -> Sheet:
+    if not isinstance(state, Mapping) or state.get("format") != SHEET_FORMAT:
+        raise EntryRefused(ErrorCode.UNSUPPORTED_FORMAT.value, "Not a scoresheet state.")
+    return load(state, _rules)
+
+
+def _state(sheet: Sheet) -> dict[str, Any]:
+    return {
+        "format": SHEET_FORMAT,
+        **header_of(sheet.header),
+        "entries": list(sheet.entries),
+        "digest": sheet.digests[-1],
+    }
+
+
+def sheet_view(state: Mapping[str, Any]) -> SheetView:
+    """The sheet now: phase, whose entry, the options (see docs/scoresheet.md) and the position."""
+    sheet = _load(state)
+    rules = sheet.rules
+    phase = sheet.phase()
+    deal = sheet.current()
+    deal_no = 0 if deal is None else len(sheet.deals) - 1 + (1 if deal.closed else 0)
+    seat: int | None = None
+    options: list[dict[str, Any]]
+    if phase == "announce":
+        options = [_announce_template(sheet)]
+        if rules.exchange_required():
+            options.append(_exchange_template(sheet))
+        else:
+            sheet._open_deal()
+            seat = rules.to_move(sheet.state)
+            if seat is not None:
+                options.extend(rules.options(sheet.state, seat))
+    elif phase == "exchange":
+        options = [_exchange_template(sheet)]
+    elif phase == "turn":
+        sheet._open_deal()
+        seat = rules.to_move(sheet.state)
+        options = rules.options(sheet.state, seat) if seat is not None else []
+    else:
+        seat = sheet.state.to_move if rules.pending_answer(sheet.state) else None
+        options = rules.options(sheet.state, seat) if seat is not None else []
+    if phase in ("announce", "exchange") and (deal is None or deal.closed):
+        sheet._open_deal()
+    snap = rules.snapshot(sheet.state)
+    snap["deal"] = len(sheet.deals) - 1
+    snap["hand_sizes"] = [len(h) for h in sheet.state.hands]
+    if sheet.last is not None and sheet.current() is not None and sheet.current().turns:  # type: ignore[union-attr]
+        from rules.track.snapshot import marble_last
+
+        snap["last"] = marble_last(sheet.last)
+        if "discard" in sheet.last:
+            snap["discarded"] = True
+    over = phase == "over"
+    if over:
+        snap["over"] = True
+        snap["to_move"] = None
+        snap["winners"] = rules.winners(sheet.state)
+    return SheetView(
+        phase=phase,
+        deal=deal_no,
+        seat=seat,
+        options=options,
+        snapshot=snap,
+        last=dict(sheet.entries[-1]) if sheet.entries else None,
+        over=over,
+        winners=rules.winners(sheet.state) if over else None,
+        entries=len(sheet.entries),
+    )
+
+
+def _announce_template(sheet: Sheet) -> dict[str, Any]:
+    rules = sheet.rules
+    return {"announce": [False if s in rules.active else None for s in range(rules.seats)]}
+
+
+def _exchange_template(sheet: Sheet) -> dict[str, Any]:
+    rules = sheet.rules
+    cards = sorted(sheet.cycle.pool()) if sheet.current() is None or not sheet.current().closed else []  # type: ignore[union-attr]
+    if not cards:
+        cycle = sheet.cycle
+        deal = sheet.current()
+        if deal is not None and deal.closed and (deal.index + 1) % len(rules.deal_sizes) == 0:
+            cards = sorted(rules.deck)
+        else:
+            cards = sorted(cycle.pool())
+    return {
+        "exchange": [cards if rules.partner(s) is not None else None for s in range(rules.seats)],
+    }
+
+
+def sheet_add(state: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The state with `entry` added; EntryRefused (and nothing changes) if the rules refuse it."""
+    sheet = _load(state)
+    sheet.add(entry)
+    remember(sheet)
+    return _state(sheet)
+
+
+def sheet_undo(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The state without its last entry (also across a deal's end); EntryRefused if there is none."""
+    sheet = _load(state)
+    if not sheet.entries:
+        raise EntryRefused("nothing_to_undo", "There is no entry to undo.")
+    out = _state(sheet)
+    out["entries"] = out["entries"][:-1]
+    out["digest"] = sheet.digests[-2]
+    return out
+
+
+def sheet_record(state: Mapping[str, Any], *, time_up: bool = False) -> dict[str, Any]:
+    """The game-record/1 document of the sheet, with the hidden facts completed (docs/scoresheet.md).
+
+    The record verifies valid (and complete once the game is over); ``time_up`` ends an unfinished game
+    at the time limit (``termination: "adjudication"``). EntryRefused names the entry when the hidden
+    facts cannot be completed without breaking a rule.
+    """
+    sheet = _load(state)
+    doc = sheet.record(time_up=time_up)
+    verdict = verify_document(doc)
+    if not verdict.valid:
+        assert verdict.error is not None
+        raise sheet.refusal(verdict.error.code, verdict.error.message, verdict.error.path, None)
+    return doc

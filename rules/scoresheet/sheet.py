@@ -1,0 +1,541 @@
+"""A scoresheet in progress: the entries so far, replayed through a game's engine with hidden hands.
+
+The stored state is plain JSON (``header`` + ``entries``); everything else is derived by replaying the
+entries, so a state can never disagree with itself. Replays are cached per process (keyed by the
+entries), so adding an entry replays one entry, not the game.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections import Counter, OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.cards.hidden import Cycle, HiddenHand, fill_hidden
+from rules.core.errors import ErrorCode, RecordError
+from rules.core.replay import verify_document
+from rules.scoresheet.games import GameRules
+
+OPENING = frozenset({"1", "13"})
+SHEET_FORMAT = "scoresheet/1"
+
+
+class EntryRefused(ValueError):
+    """An entry (or a record) the rules refuse: a verdict code, a message, and the entry it names."""
+
+    def __init__(self, code: str, message: str, turn: int | None = None, path: str = "") -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.turn = turn
+        self.path = path
+
+
+@dataclass
+class DealLog:
+    """One deal as entered: dealer, hands (as HiddenHand objects by the seat dealt to), facts, turns."""
+
+    dealer: int
+    index: int
+    first: bool
+    hands: list[HiddenHand | None]
+    announce: list[Any] | None = None
+    exchange: list[str | None] | None = None
+    announce_entry: int | None = None
+    exchange_entry: int | None = None
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    turn_entries: list[int] = field(default_factory=list)
+    closed: bool = False
+    discards: list[DiscardCheck] = field(default_factory=list)
+    nested_discard: bool = False
+
+    def received(self, rules: GameRules, seat: int) -> str | None:
+        if self.exchange is None:
+            return None
+        for giver, card in enumerate(self.exchange):
+            if card is not None and rules.partner(giver) == seat:
+                return card
+        return None
+
+    def dealt(self, rules: GameRules, seat: int, fill: list[str] | None = None) -> list[str]:
+        """The hand as dealt to `seat`: what left its hand, what is left (+ `fill`), given - received."""
+        hand = self.hands[seat]
+        if hand is None:
+            return []
+        cards = hand.played + hand.known() + list(fill or [])
+        if self.exchange is not None and self.exchange[seat] is not None:
+            cards.append(self.exchange[seat])  # type: ignore[arg-type]
+        got = self.received(rules, seat)
+        if got is not None and got in cards:
+            cards.remove(got)
+        return cards
+
+
+@dataclass
+class DiscardCheck:
+    """A discard made while the hand had hidden cards: none of them may have had a legal use."""
+
+    entry: int
+    hand: HiddenHand
+    revealed: int
+    usable: set[str]
+
+
+class Sheet:
+    """The replayed sheet: header, the game's rules adapter and state, and the deals so far."""
+
+    def __init__(self, header: dict[str, Any], rules: GameRules) -> None:
+        self.header = header
+        self.rules = rules
+        self.state: Any = rules.new_state()
+        self.deals: list[DealLog] = []
+        self.cycle = Cycle(rules.deck)
+        self.entries: list[dict[str, Any]] = []
+        self.digests: list[str] = [header_digest(header)]
+        self.last: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ phases
+    def current(self) -> DealLog | None:
+        return self.deals[-1] if self.deals else None
+
+    def phase(self) -> str:
+        rules = self.rules
+        if rules.over(self.state) or rules.pending_answer(self.state):
+            return "over"
+        deal = self.current()
+        if deal is None or deal.closed:
+            return self._first_phase()
+        if deal.turns:
+            return "turn"
+        if rules.has_announce and deal.announce is None and deal.exchange is None:
+            return "announce"
+        if rules.exchange_required() and deal.exchange is None:
+            return "exchange"
+        return "turn"
+
+    def _first_phase(self) -> str:
+        if self.rules.has_announce:
+            return "announce"
+        return "exchange" if self.rules.exchange_required() else "turn"
+
+    def _open_deal(self) -> DealLog:
+        """Deal the next hands (unseen) if the running deal is closed."""
+        deal = self.current()
+        if deal is not None and not deal.closed:
+            return deal
+        rules = self.rules
+        if deal is None:
+            dealer = int(self.header["dealer"])
+            index = 0
+        else:
+            dealer = rules.next_dealer(self.state, deal.dealer)
+            index = (deal.index + 1) % len(rules.deal_sizes)
+        if index == 0:
+            self.cycle = Cycle(rules.deck)
+        size = rules.deal_sizes[index]
+        hands: list[HiddenHand | None] = [
+            HiddenHand(s, size, self.cycle) if s in rules.active else None for s in range(rules.seats)
+        ]
+        log = DealLog(dealer=dealer, index=index, first=deal is None, hands=hands)
+        self.deals.append(log)
+        rules.begin_deal(
+            self.state,
+            dealer,
+            index,
+            [h if h is not None else HiddenHand(s, 0, self.cycle) for s, h in enumerate(hands)],
+        )
+        return log
+
+    # ------------------------------------------------------------------ entries
+    def add(self, raw: Mapping[str, Any]) -> None:
+        """Apply one entry; EntryRefused (the sheet is then unusable: work on a copy)."""
+        if not isinstance(raw, Mapping):
+            raise EntryRefused(ErrorCode.MALFORMED.value, "An entry is a JSON object.")
+        entry = json.loads(json.dumps(raw))  # plain JSON, detached from the caller's object
+        k = len(self.entries)
+        phase = self.phase()
+        if phase == "over" and not self.rules.pending_answer(self.state):
+            raise EntryRefused(ErrorCode.GAME_ALREADY_OVER.value, "The game is already over.", k)
+        deal = self._open_deal()
+        try:
+            if "announce" in entry:
+                self._announce(deal, entry, k)
+            elif "exchange" in entry:
+                self._exchange(deal, entry, k)
+            else:
+                self._turn(deal, entry, k)
+        except RecordError as err:
+            raise EntryRefused(err.code.value, err.message, k, err.path) from None
+        self.entries.append(entry)
+        self.digests.append(chain(self.digests[-1], entry))
+        if "announce" not in entry and "exchange" not in entry:
+            self.last = entry
+        if not deal.closed and deal.turns and self.rules.to_move(self.state) is None and not (
+            self.rules.over(self.state) or self.rules.pending_answer(self.state)
+        ):
+            deal.closed = True
+            self._check_closed(k)
+
+    def _announce(self, deal: DealLog, entry: dict[str, Any], k: int) -> None:
+        rules = self.rules
+        if not rules.has_announce:
+            raise RecordError(ErrorCode.MALFORMED, "", f"{rules.name} has no announcements.")
+        if set(entry) - {"announce", "comment"}:
+            raise RecordError(ErrorCode.MALFORMED, "", "An announcement entry is {\"announce\": [...]}.")
+        if deal.turns or deal.announce is not None or deal.exchange is not None:
+            raise RecordError(
+                ErrorCode.MALFORMED, "", "Announcements come once per deal, before the exchange and the first turn."
+            )
+        values = entry["announce"]
+        if not isinstance(values, list) or len(values) not in (rules.seats, len(rules.active)):
+            raise RecordError(ErrorCode.MALFORMED, "/announce", "Expected one announcement per seat.")
+        for s, value in enumerate(values):
+            if s in rules.active and len(values) == rules.seats or len(values) != rules.seats:
+                if not isinstance(value, bool) and not (value is None and s not in rules.active):
+                    raise RecordError(ErrorCode.MALFORMED, f"/announce/{s}", "An announcement is true or false.")
+            elif value not in (None, False):
+                raise RecordError(ErrorCode.FALSE_ANNOUNCEMENT, f"/announce/{s}", f"Seat {s} is empty.")
+        deal.announce = values
+        deal.announce_entry = k
+
+    def _exchange(self, deal: DealLog, entry: dict[str, Any], k: int) -> None:
+        rules = self.rules
+        if set(entry) - {"exchange", "comment"}:
+            raise RecordError(ErrorCode.MALFORMED, "", "An exchange entry is {\"exchange\": [...]}.")
+        if not rules.exchange_required():
+            raise RecordError(ErrorCode.BAD_EXCHANGE, "/exchange", "This variant has no exchange.")
+        if deal.turns or deal.exchange is not None:
+            raise RecordError(ErrorCode.BAD_EXCHANGE, "/exchange", "The exchange comes once, before the first turn.")
+        values = entry["exchange"]
+        if not isinstance(values, list) or len(values) not in (rules.seats, len(rules.active)):
+            raise RecordError(ErrorCode.MALFORMED, "/exchange", "Expected one exchanged card per seat.")
+        gives: list[str | None] = [None] * rules.seats
+        for s, value in enumerate(values):
+            path = f"/exchange/{s}"
+            if rules.partner(s) is None:
+                if value is not None:
+                    raise RecordError(ErrorCode.BAD_EXCHANGE, path, f"Seat {s} has no partner to give a card to.")
+                continue
+            if value is None:
+                raise RecordError(ErrorCode.BAD_EXCHANGE, path, f"Seat {s} must give its partner a card.")
+            if not isinstance(value, str):
+                raise RecordError(ErrorCode.MALFORMED, path, "An exchanged card is a card token or null.")
+            if value not in rules.deck:
+                raise RecordError(ErrorCode.UNKNOWN_CARD, path, f"{value!r} is not a card of this deck.")
+            gives[s] = value
+        seen = Counter(self.cycle.seen)
+        seen.update(c for c in gives if c is not None)
+        for card, n in seen.items():
+            if n > rules.deck.get(card, 0):
+                raise RecordError(
+                    ErrorCode.DECK_MISMATCH,
+                    "/exchange",
+                    f"This deck cycle has only {rules.deck.get(card, 0)} copies of {card}.",
+                )
+        for s, given in enumerate(gives):
+            partner = rules.partner(s)
+            hand = deal.hands[s]
+            if given is None or partner is None or hand is None:
+                continue
+            other = deal.hands[partner]
+            assert other is not None
+            hand.hidden -= 1  # the given card leaves the dealt hand ...
+            list.append(other, given)  # ... and is known in the partner's
+            self.cycle.seen[given] += 1
+        deal.exchange = gives
+        deal.exchange_entry = k
+
+    def _turn(self, deal: DealLog, entry: dict[str, Any], k: int) -> None:
+        rules = self.rules
+        if rules.exchange_required() and deal.exchange is None:
+            raise RecordError(ErrorCode.BAD_EXCHANGE, "", "The partner exchange of this deal comes first.")
+        action = rules.parse(entry, "")
+        seat = rules.entry_seat(action)
+        to_move = rules.to_move(self.state)
+        check: DiscardCheck | None = None
+        if rules.is_discard(action) and seat == to_move:
+            hand = self.state.hands[seat]
+            if isinstance(hand, HiddenHand) and hand.hidden > 0:
+                usable = rules.before_discard(self.state, seat)
+                if usable:
+                    check = DiscardCheck(k, hand, len(hand.revealed), usable)
+        if _nested_discard(entry):
+            deal.nested_discard = True
+        try:
+            rules.apply(self.state, action, "")
+        except RecordError as err:
+            if err.code == ErrorCode.CARD_NOT_IN_HAND:
+                card = entry.get("card")
+                if isinstance(card, str) and card in rules.deck and not self.cycle.available(card):
+                    raise RecordError(
+                        ErrorCode.DECK_MISMATCH,
+                        err.path,
+                        f"All {rules.deck[card]} copies of {card} are already out in this deck cycle.",
+                    ) from None
+            raise
+        excess = self.cycle.excess()
+        if excess is not None:
+            raise RecordError(
+                ErrorCode.DECK_MISMATCH,
+                "/card",
+                f"All {rules.deck[excess]} copies of {excess} are already out in this deck cycle.",
+            )
+        if check is not None:
+            deal.discards.append(check)
+            check.hand.forbidden |= check.usable
+        deal.turns.append(entry)
+        deal.turn_entries.append(k)
+
+    # ------------------------------------------------------------------ the record
+    def _check_closed(self, k: int) -> None:
+        """A deal has closed, so every card of it is known: check what depended on the hidden cards.
+
+        A discard made while cards were hidden is legal only if none of them had a use then; the
+        announcements must match the hands as dealt. A deal with a discard nested in a Narr or Teufel is
+        checked by replaying the whole record with the engine.
+        """
+        deal = self.deals[-1]
+        for check in deal.discards:
+            later = check.hand.revealed[check.revealed :]
+            bad = sorted(c for c in set(later) if c in check.usable)
+            if bad:
+                seat = self.entries[check.entry].get("seat")
+                raise self.refusal(
+                    ErrorCode.MUST_PLAY.value,
+                    f"Seat {seat} discarded {self.entries[check.entry].get('card')} although it held "
+                    f"{bad[0]}, which had a legal use.",
+                    "",
+                    check.entry,
+                )
+        if deal.announce is not None:
+            for s, said in enumerate(deal.announce):
+                if isinstance(said, bool) and deal.hands[s] is not None:
+                    can = any(c in OPENING for c in deal.dealt(self.rules, s))
+                    if said != can:
+                        raise self.refusal(
+                            ErrorCode.FALSE_ANNOUNCEMENT.value,
+                            f"Seat {s} announced {'ich kann' if said else 'ich kann nicht'}, "
+                            "but its hand as dealt says otherwise.",
+                            "",
+                            deal.announce_entry,
+                        )
+        if deal.nested_discard:
+            doc = self.record(fill=False)
+            verdict = verify_document(doc)
+            if not verdict.valid:
+                assert verdict.error is not None
+                raise self.refusal(verdict.error.code, verdict.error.message, verdict.error.path, k)
+
+    def refusal(self, code: str, message: str, path: str, default: int | None) -> EntryRefused:
+        """An EntryRefused naming the entry that `path` (a pointer into the record) points into."""
+        turn = default
+        parts = path.split("/")
+        if len(parts) >= 3 and parts[1] == "deals" and parts[2].isdigit() and int(parts[2]) < len(self.deals):
+            deal = self.deals[int(parts[2])]
+            if len(parts) >= 5 and parts[3] == "turns" and parts[4].isdigit() and int(parts[4]) < len(deal.turns):
+                turn = deal.turn_entries[int(parts[4])]
+            elif len(parts) >= 4 and parts[3] == "announce" and deal.announce_entry is not None:
+                turn = deal.announce_entry
+            elif len(parts) >= 4 and parts[3] == "exchange" and deal.exchange_entry is not None:
+                turn = deal.exchange_entry
+        where = ""
+        if turn is not None:
+            where = f" (entry {turn}"
+            for i, deal in enumerate(self.deals):
+                if turn in deal.turn_entries:
+                    where += f", deal {i + 1}, turn {deal.turn_entries.index(turn) + 1}"
+            where += ")"
+        return EntryRefused(code, message + where, turn, path)
+
+    def fills(self) -> dict[int, list[str]]:
+        """Cards for the hidden slots of the running deal, consistent with every rule (or refuse)."""
+        deal = self.current()
+        if deal is None or deal.closed:
+            return {}
+        hands = [h for h in deal.hands if h is not None]
+        for seat, cards in self.rules.end_constraints(self.state).items():
+            hand = self.state.hands[seat]
+            if isinstance(hand, HiddenHand):
+                hand.forbidden |= cards
+        needs: dict[int, tuple[frozenset[str], bool, bool]] = {}
+        if deal.announce is not None:
+            for h in hands:
+                said = deal.announce[h.origin] if h.origin < len(deal.announce) else None
+                if isinstance(said, bool):
+                    has = any(c in OPENING for c in deal.dealt(self.rules, h.origin))
+                    needs[h.origin] = (OPENING, said, has)
+        pool = self.cycle.pool()
+        order = sorted(pool, key=lambda c: (-pool[c], c))
+        chosen = fill_hidden(hands, pool, needs=needs, order=order)
+        if chosen is None:
+            chosen = fill_hidden(hands, pool, order=order)
+        if chosen is None:
+            raise EntryRefused(
+                ErrorCode.DECK_MISMATCH.value,
+                "No hands fit the cards seen in this deal: check the entries since the deal began.",
+                deal.turn_entries[0] if deal.turn_entries else None,
+            )
+        return chosen
+
+    def record(self, *, fill: bool = True, time_up: bool = False) -> dict[str, Any]:
+        rules = self.rules
+        header = self.header
+        doc: dict[str, Any] = {"format": "game-record/1", "game": rules.name}
+        if header.get("variant"):
+            doc["variant"] = header["variant"]
+        doc["players"] = header["players"]
+        if header.get("meta"):
+            doc["meta"] = header["meta"]
+        fills = self.fills() if fill else {}
+        deals: list[dict[str, Any]] = []
+        for deal in self.deals:
+            out: dict[str, Any] = {}
+            if deal.first:
+                out["dealer"] = deal.dealer
+            hands: list[list[str]] = []
+            for s in range(rules.seats):
+                if s not in rules.active and len(rules.active) != rules.seats and rules.name == "tac":
+                    hands.append([])
+                    continue
+                hands.append(deal.dealt(rules, s, fills.get(s, []) if deal is self.deals[-1] else []))
+            out["hands"] = hands
+            if deal.announce is not None:
+                out["announce"] = deal.announce
+            if deal.exchange is not None:
+                out["exchange"] = deal.exchange
+            out["turns"] = deal.turns
+            deals.append(out)
+        doc["deals"] = deals
+        result = rules.outcome(self.state)
+        if result is not None:
+            doc["result"] = result
+        elif time_up:
+            doc["result"] = {"winners": self._leaders(), "termination": "adjudication"}
+        return doc
+
+    def _leaders(self) -> list[int]:
+        """At the time limit: the side with the most marbles home, if one side alone leads."""
+        home = self.rules.marbles_home(self.state)
+        sides = self.rules.sides() or [[s] for s in self.rules.active]
+        counts = [sum(home[c] for c in side) for side in sides]
+        best = max(counts) if counts else 0
+        leaders = [side for side, n in zip(sides, counts, strict=True) if n == best]
+        return sorted(leaders[0]) if len(leaders) == 1 and best > 0 else []
+
+
+# ---------------------------------------------------------------------- replay with a cache
+_CACHE: OrderedDict[str, Sheet] = OrderedDict()
+_CACHE_SIZE = 128
+
+
+def _nested_discard(entry: Mapping[str, Any]) -> bool:
+    then = entry.get("then")
+    while isinstance(then, Mapping):
+        if "discard" in then:
+            return True
+        then = then.get("then")
+    return False
+
+
+def header_of(state: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: state[key] for key in ("game", "variant", "players", "dealer", "meta") if key in state}
+
+
+def header_digest(header: Mapping[str, Any]) -> str:
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def chain(digest: str, entry: Mapping[str, Any]) -> str:
+    """The digest of a sheet after `entry`: a hash chain, so a state names its replay in O(1)."""
+    text = digest + json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def digest_of(header: Mapping[str, Any], entries: list[Any]) -> str:
+    digest = header_digest(header)
+    for entry in entries:
+        digest = chain(digest, entry)
+    return digest
+
+
+def _copy(sheet: Sheet) -> Sheet:
+    """A copy that shares everything that never changes again (closed deals, entries, the rules)."""
+    other = Sheet.__new__(Sheet)
+    other.header = sheet.header
+    other.rules = sheet.rules
+    other.entries = list(sheet.entries)
+    other.digests = list(sheet.digests)
+    other.last = sheet.last
+    cycle = Cycle(sheet.rules.deck)
+    cycle.seen = Counter(sheet.cycle.seen)
+    other.cycle = cycle
+    hand_map: dict[int, HiddenHand] = {}
+
+    def hand_copy(hand: HiddenHand) -> HiddenHand:
+        new = hand_map.get(id(hand))
+        if new is None:
+            new = HiddenHand(hand.origin, hand.hidden, cycle if hand.cycle is sheet.cycle else hand.cycle, hand.known())
+            new.played = hand.played[:]
+            new.revealed = hand.revealed[:]
+            new.forbidden = set(hand.forbidden)
+            hand_map[id(hand)] = new
+        return new
+
+    other.deals = sheet.deals[:]
+    if other.deals and not other.deals[-1].closed:
+        old = other.deals[-1]
+        new = copy.copy(old)
+        new.hands = [None if h is None else hand_copy(h) for h in old.hands]
+        new.turns = old.turns[:]
+        new.turn_entries = old.turn_entries[:]
+        new.discards = [DiscardCheck(d.entry, hand_copy(d.hand), d.revealed, d.usable) for d in old.discards]
+        other.deals[-1] = new
+    hands = [hand_copy(h) if isinstance(h, HiddenHand) else list(h) for h in sheet.state.hands]
+    other.state = sheet.rules.copy_state(sheet.state, hands)
+    return other
+
+
+def remember(sheet: Sheet) -> None:
+    key = sheet.digests[-1]
+    _CACHE[key] = _copy(sheet)
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+
+
+def _hit(key: str | None, entries: list[Any]) -> Sheet | None:
+    """The cached sheet under `key` if it holds exactly `entries` (checked by count and last entry)."""
+    if key is None:
+        return None
+    hit = _CACHE.get(key)
+    if hit is None or len(hit.entries) != len(entries) or (entries and hit.entries[-1] != entries[-1]):
+        return None
+    _CACHE.move_to_end(key)
+    return hit
+
+
+def load(state: Mapping[str, Any], make: Any) -> Sheet:
+    """The replayed sheet of a stored state (a private copy: change it freely).
+
+    The state's ``digest`` (a hash chain over the entries) finds the replay in the cache; without a
+    cached replay the entries are replayed from the start (and then cached).
+    """
+    header = header_of(state)
+    entries = list(state.get("entries", []))
+    digest = state.get("digest")
+    hit = _hit(digest if isinstance(digest, str) else None, entries)
+    if hit is None:
+        digest = digest_of(header, entries)
+        hit = _hit(digest, entries)
+    if hit is not None:
+        return _copy(hit)
+    sheet = Sheet(header, make(header))
+    for entry in entries:
+        sheet.add(entry)
+    remember(sheet)
+    return sheet
