@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Scoresheet
 from games.permissions import can_keep_scoresheet
-from games.scoresheet_services import engine
+from games.scoresheet_services import engine, sheet_entries
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Table
 from tournaments.permissions import can_view_tournament
@@ -98,7 +98,7 @@ def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
         "last": fields.get("last"),
         "over": bool(fields.get("over")),
         "winners": fields.get("winners"),
-        "entries": list(fields.get("entries") or []),
+        "entries": sheet_entries(sheet),
         "snapshot": fields.get("snapshot"),
         "state": sheet.state,
         "record": sheet.record_id,

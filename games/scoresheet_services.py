@@ -48,6 +48,12 @@ def engine() -> ModuleType:
     return scoresheet
 
 
+def sheet_entries(sheet: Scoresheet) -> list[Any]:
+    """Every entry of the sheet, in order (the engine's state keeps them under "entries")."""
+    entries = sheet.state.get("entries") if isinstance(sheet.state, dict) else None
+    return list(entries) if isinstance(entries, list) else []
+
+
 def supported_games() -> frozenset[str]:
     try:
         return frozenset(engine().SUPPORTED_GAMES)
@@ -207,7 +213,7 @@ def _save(sheet: Scoresheet, state: dict[str, Any]) -> None:
     sheet.state = state
     sheet._sheet_view = view  # type: ignore[attr-defined]  # read again by the answer (scoresheet_data)
     sheet.version += 1
-    sheet.entries = len(view.entries)
+    sheet.entries = int(view.entries)
     sheet.save(update_fields=["state", "version", "entries", "updated_at"])
 
 
@@ -237,7 +243,7 @@ def scoresheet_undo(*, sheet_id: int, actor: Any = None, token: str | None = Non
     tournament, sheet = _lock_sheet(sheet_id, version)
     entrant = _acting_entrant(actor, token, sheet.table)
     _check_open(sheet, version)
-    entries = list(engine().sheet_view(sheet.state).entries)
+    entries = sheet_entries(sheet)
     try:
         state = engine().sheet_undo(sheet.state)
     except engine().EntryRefused as err:
@@ -284,7 +290,7 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
     sheet.version += 1
     sheet.save(update_fields=["status", "record", "time_up", "finished_at", "version", "updated_at"])
     audit_record(action="scoresheet_finished", tournament=tournament, obj=sheet, actor=actor, actor_entrant=entrant,
-                 data={"record": record.pk, "time_up": sheet.time_up, "entries": list(view.entries)})
+                 data={"record": record.pk, "time_up": sheet.time_up, "entries": sheet_entries(sheet)})
     return sheet
 
 
@@ -299,5 +305,5 @@ def scoresheet_abandon(*, sheet_id: int, actor: Any = None, token: str | None = 
     sheet.version += 1
     sheet.save(update_fields=["status", "finished_at", "version", "updated_at"])
     audit_record(action="scoresheet_abandoned", tournament=tournament, obj=sheet, actor=actor, actor_entrant=entrant,
-                 data={"entries": list(engine().sheet_view(sheet.state).entries)})
+                 data={"entries": sheet_entries(sheet)})
     return sheet

@@ -38,23 +38,6 @@ from tournaments.views.public import visible_tournament
 HISTORY_SHOWN = 12
 
 
-def deck_tokens(game: str, variant: dict[str, Any]) -> list[str]:
-    """The card tokens of the game's deck, in the deck's order (for the exchange's choices)."""
-    if game == "tac":
-        from rules.tac.cards import deck_for
-
-        return list(deck_for(bool(variant.get("master"))))
-    if game == "tactik":
-        from rules.tactik.cards import CARDS
-
-        return list(CARDS)
-    if game == "tock":
-        from rules.tock.cards import full_deck
-
-        return list(dict.fromkeys(full_deck()))
-    return []
-
-
 def _page_url(table: Table, token: str | None) -> str:
     if token:
         return reverse("games:token-scoresheet", args=[token, table.pk])
@@ -84,15 +67,31 @@ def _int(value: Any) -> int | None:
         return None
 
 
+def _templates(view: Any) -> tuple[list[Any] | None, list[Any] | None]:
+    """The deal's announcement and exchange templates among the options (a value per seat; None for a
+    seat that has none; an exchange lists the cards a seat may give)."""
+    announce = exchange = None
+    for option in view.options or []:
+        if isinstance(option, dict) and isinstance(option.get("announce"), list) and announce is None:
+            announce = option["announce"]
+        if isinstance(option, dict) and isinstance(option.get("exchange"), list) and exchange is None:
+            exchange = option["exchange"]
+    return announce, exchange
+
+
 def _posted_entry(request: HttpRequest, sheet: Scoresheet) -> Any:
     """The entry of a POST: a tap's `entry` (JSON), or the exchange / announcement form of a deal."""
     kind = request.POST.get("kind")
-    seats = len(_seat_names(sheet.players))
-    if kind == "exchange":
-        cards = [request.POST.get(f"seat-{seat}", "") for seat in range(seats)]
-        return {"exchange": [card or None for card in cards]}
-    if kind == "announce":
-        return {"announce": [request.POST.get(f"seat-{seat}") == "yes" for seat in range(seats)]}
+    if kind in ("exchange", "announce"):
+        announce, exchange = _templates(scoresheet_view(sheet))
+        template = announce if kind == "announce" else exchange
+        if template is None:
+            return None
+        if kind == "announce":
+            return {"announce": [None if value is None else request.POST.get(f"seat-{seat}") == "yes"
+                                 for seat, value in enumerate(template)]}
+        return {"exchange": [None if value is None else (request.POST.get(f"seat-{seat}") or None)
+                             for seat, value in enumerate(template)]}
     try:
         return json.loads(request.POST.get("entry", ""))
     except ValueError:
@@ -143,8 +142,10 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
 
 
 def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str | None) -> dict[str, Any]:
-    options = [o for o in (view.options or []) if isinstance(o, dict)]
-    path = [p for p in request.GET.getlist("p")][:20]
+    options = [o for o in (view.options or []) if isinstance(o, dict) and "card" in o]
+    if not options:
+        return {"taps": [], "path": [], "path_labels": []}
+    path = list(request.GET.getlist("p"))[:20]
     choices = next_choices(options, path)
     if path and not choices:
         path, choices = [], next_choices(options, [])
@@ -182,13 +183,13 @@ def _sheet_context(request: HttpRequest, sheet: Scoresheet, token: str | None) -
                          labels=svg_labels())
     except UnknownSnapshot:
         svg = ""
-    entries = list(view.entries or [])
+    entries = services.sheet_entries(sheet)
+    announce, exchange = _templates(view)
     context: dict[str, Any] = {
         "sheet": sheet,
         "view": view,
         "svg": mark_safe(svg),  # noqa: S308 - every text in it is escaped by games.replay
         "names": names,
-        "seats": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
         "to_move": names[view.seat] if isinstance(view.seat, int) and 0 <= view.seat < len(names) else "",
         "last_label": entry_label(view.last) if view.last else "",
         "history": [
@@ -197,12 +198,20 @@ def _sheet_context(request: HttpRequest, sheet: Scoresheet, token: str | None) -
         ],
         "entry_count": len(entries),
         "deal_number": (view.deal + 1) if isinstance(view.deal, int) else None,
+        "announce_seats": [
+            {"seat": seat, "name": _name(names, seat)} for seat, value in enumerate(announce or []) if value is not None
+        ] if announce is not None else None,
+        "exchange_seats": [
+            {"seat": seat, "name": _name(names, seat), "cards": list(value)}
+            for seat, value in enumerate(exchange or []) if isinstance(value, list)
+        ] if exchange is not None else None,
     }
-    if view.phase == "turn":
-        context.update(_turn_context(request, sheet, view, token))
-    elif view.phase == "exchange":
-        context["cards"] = deck_tokens(sheet.game, sheet.variant)
+    context.update(_turn_context(request, sheet, view, token))
     return context
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else _("Seat %(n)s") % {"n": seat}
 
 
 def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, token: str | None) -> HttpResponse:

@@ -5,7 +5,7 @@ tiny scripted stand-in for `rules.scoresheet` used only by the tests that pin th
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -39,7 +39,7 @@ class FakeView:
     last: dict[str, Any] | None
     over: bool
     winners: list[int] | None
-    entries: list[dict[str, Any]] = field(default_factory=list)
+    entries: int = 0
 
 
 def fake_engine(record: dict[str, Any]) -> SimpleNamespace:
@@ -61,7 +61,7 @@ def fake_engine(record: dict[str, Any]) -> SimpleNamespace:
         options = [] if over else [following, {"seat": following.get("seat", 0), "card": "decoy", "discard": True}]
         return FakeView(phase=phase, deal=0, seat=None if over else following.get("seat"), options=options,
                         snapshot={}, last=done[-1] if done else None, over=over,
-                        winners=record["result"]["winners"] if over else None, entries=list(done))
+                        winners=record["result"]["winners"] if over else None, entries=len(done))
 
     def sheet_add(state: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
         done = state["entries"]
