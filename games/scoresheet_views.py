@@ -111,7 +111,7 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
             order = [_int(request.POST.get(f"seat-{seat}")) for seat in range(len(players))]
             default = [p["id"] for p in players]
             services.scoresheet_start(table=table, dealer=_int(request.POST.get("dealer")),
-                                      seat_order=None if order == default else order, **common)
+                                      seat_order=None if order == default or not any(order) else order, **common)
         else:
             sheet = Scoresheet.objects.filter(pk=sheet_id, table=table).first()
             if sheet is None:
