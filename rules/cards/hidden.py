@@ -80,6 +80,15 @@ class HiddenHand(list[str]):
             raise ValueError(f"{card} is not in the hand")
         self.played.append(card)
 
+    def reveal(self, card: str) -> None:
+        """A hidden card turns out to be `card` (still in the hand): a discard's card is seen first,
+        so that the must-play check counts it among the known cards."""
+        if self.hidden > 0 and not list.__contains__(self, card):
+            self.hidden -= 1
+            self.cycle.seen[card] += 1
+            self.revealed.append(card)
+            list.append(self, card)
+
     def known(self) -> list[str]:
         return list(iter(self))
 

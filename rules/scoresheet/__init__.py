@@ -40,6 +40,7 @@ __all__ = [
     "sheet_start",
     "sheet_undo",
     "sheet_view",
+    "split_steps",
 ]
 
 
@@ -244,3 +245,36 @@ def sheet_record(state: Mapping[str, Any], *, time_up: bool = False) -> dict[str
         assert verdict.error is not None
         raise sheet.refusal(verdict.error.code, verdict.error.message, verdict.error.path, None)
     return doc
+
+
+def split_steps(
+    options: Sequence[Mapping[str, Any]], card: str, chosen: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """Offer a split card (TAC's 7, Tock's 7, Tac-Tik's 7x1) one segment at a time.
+
+    ``options`` are a view's options, ``chosen`` the segments tapped so far (``[[from, to], ...]``, in any
+    order). Returns ``{"next": [segments that can still follow], "done": [the complete entries that
+    consist of exactly the chosen segments]}``. Options are listed once per resulting position, so the
+    order of the segments does not matter here.
+
+    >>> opts = [{"seat": 0, "card": "7", "moves": [[3, 10]]},
+    ...         {"seat": 0, "card": "7", "moves": [[3, 5], [20, 25]]}]
+    >>> split_steps(opts, "7", [])["next"]
+    [[3, 10], [3, 5], [20, 25]]
+    >>> split_steps(opts, "7", [[20, 25]])
+    {'next': [[3, 5]], 'done': []}
+    """
+    picked = [list(seg) for seg in chosen]
+    following: list[list[Any]] = []
+    done: list[dict[str, Any]] = []
+    for option in options:
+        if option.get("card") != card or "moves" not in option:
+            continue
+        rest = [list(seg) for seg in option["moves"]]
+        if all(seg in rest and not rest.remove(seg) for seg in picked):  # type: ignore[func-returns-value]
+            if not rest:
+                done.append(dict(option))
+            for seg in rest:
+                if seg not in following:
+                    following.append(seg)
+    return {"next": following, "done": done}

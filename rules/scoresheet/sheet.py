@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import sys
+import traceback
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -155,11 +157,21 @@ class Sheet:
         """Apply one entry; EntryRefused (the sheet is then unusable: work on a copy)."""
         if not isinstance(raw, Mapping):
             raise EntryRefused(ErrorCode.MALFORMED.value, "An entry is a JSON object.")
-        entry = json.loads(json.dumps(raw))  # plain JSON, detached from the caller's object
+        try:
+            entry = json.loads(json.dumps(raw, allow_nan=False))  # plain JSON, detached from the caller's
+        except (TypeError, ValueError, RecursionError):
+            raise EntryRefused(ErrorCode.MALFORMED.value, "An entry must be plain JSON.") from None
         k = len(self.entries)
         phase = self.phase()
-        if phase == "over" and not self.rules.pending_answer(self.state):
-            raise EntryRefused(ErrorCode.GAME_ALREADY_OVER.value, "The game is already over.", k)
+        if phase == "over":
+            if not self.rules.pending_answer(self.state):
+                raise EntryRefused(ErrorCode.GAME_ALREADY_OVER.value, "The game is already over.", k)
+            if entry.get("card") != "tac":
+                raise EntryRefused(
+                    ErrorCode.GAME_ALREADY_OVER.value,
+                    f"The game is over, unless seat {self.state.to_move} answers the winning move with a TAC.",
+                    k,
+                )
         deal = self._open_deal()
         try:
             if "announce" in entry:
@@ -170,6 +182,13 @@ class Sheet:
                 self._turn(deal, entry, k)
         except RecordError as err:
             raise EntryRefused(err.code.value, err.message, k, err.path) from None
+        except EntryRefused:
+            raise
+        except Exception as exc:  # an engine bug must not become a server error: refuse the entry
+            traceback.print_exc(file=sys.stderr)
+            raise EntryRefused(
+                ErrorCode.MALFORMED.value, f"Internal error in the rules engine: {exc!r}", k
+            ) from None
         self.entries.append(entry)
         self.digests.append(chain(self.digests[-1], entry))
         if "announce" not in entry and "exchange" not in entry:
@@ -263,6 +282,9 @@ class Sheet:
                 usable = rules.before_discard(self.state, seat)
                 if usable:
                     check = DiscardCheck(k, hand, len(hand.revealed), usable)
+                card = entry.get("card")
+                if isinstance(card, str) and self.cycle.available(card):
+                    hand.reveal(card)
         if _nested_discard(entry):
             deal.nested_discard = True
         try:

@@ -99,7 +99,22 @@ class TacRules:
         return None
 
     def options(self, state: TacState, seat: int) -> list[dict[str, Any]]:
-        return [play_to_json(p, seat) for p in turn_plays(state, seat)]
+        written: dict[int, dict[str, Any]] = {}
+
+        def write(play: Play, seat: int | None) -> dict[str, Any]:
+            if play.then is None:
+                return play_to_json(play, seat)
+            sub = written.get(id(play.then))
+            if sub is None:
+                sub = written[id(play.then)] = write(play.then, play.then.seat)
+            out: dict[str, Any] = {} if seat is None else {"seat": seat}
+            out["card"] = play.card
+            if play.as_ is not None:
+                out["as"] = play.as_
+            out["then"] = sub
+            return out
+
+        return [write(p, seat) for p in turn_plays(state, seat)]
 
     def snapshot(self, state: TacState) -> dict[str, Any]:
         return tac_snapshot(state)

@@ -16,7 +16,7 @@ from rules.tac.state import TacState
 
 class TacEngine:
     name = "tac"
-    version = "tac-2"
+    version = "tac-3"
     result_fields = frozenset({"cards_used"})
 
     def replay(self, doc: dict[str, Any], *, observe: Observer | None = None) -> ReplayOutcome:

@@ -129,6 +129,10 @@ def parse_play(raw: Any, path: str, deck: dict[str, int], *, top: bool) -> Play:
     as_ = expect_str(obj["as"], path + "/as") if "as" in obj else None
     value = obj[kind]
     v_path = path + "/" + kind
+    if kind == ENTER and type(value) is int:
+        if not 0 <= value < 4:
+            raise malformed(v_path, "`enter` is true, or the colour (0-3) to bring in.")
+        return Play(card, kind, fields=(value,), as_=as_, seat=seat)
     if kind in _TRUE_KEYS:
         if value is not True:
             raise malformed(v_path, f"`{kind}` must be true.")
@@ -180,6 +184,8 @@ def play_to_json(play: Play, seat: int | None) -> dict[str, Any]:
     elif play.kind == THEN:
         assert play.then is not None
         out[THEN] = play_to_json(play.then, play.then.seat)
+    elif play.kind == ENTER and play.fields:
+        out[ENTER] = play.fields[0]
     else:
         out[play.kind] = True
     return out

@@ -206,6 +206,46 @@ class TacState:
             return None
         return p
 
+    def engel_colours(self, seat: int) -> tuple[int, ...]:
+        """Every colour the Engel may act on for `seat`: its target's, or in coop, once the target's
+        pair has all 8 marbles home, any colour not yet home (spec 4, coop)."""
+        t = self.engel_target(seat)
+        if t is not None:
+            return (t,)
+        if self.cfg.coop:
+            return tuple(c for c in self.cfg.active if not self.all_home(c))
+        return ()
+
+    def enter_colours(self, seat: int, fn: str) -> tuple[int, ...]:
+        """The colours `seat` may bring in with function `fn` (an opening card or the Engel)."""
+        colours = self.engel_colours(seat) if fn == "engel" else self.movable(seat)
+        return tuple(c for c in colours if self.pre[c] > 0)
+
+    def _enter_plays(self, card: str, colours: tuple[int, ...], as_: str | None) -> list[Play]:
+        """`enter: true` where one colour can enter, else one `enter: c` per colour."""
+        if len(colours) == 1:
+            return [Play(card, ENTER, as_=as_)]
+        return [Play(card, ENTER, fields=(c,), as_=as_) for c in colours]
+
+    def _enter_colour(self, seat: int, fn: str, play: Play, path: str) -> int:
+        """The colour an `enter` brings in: the only one possible, or the one it names."""
+        colours = self.enter_colours(seat, fn)
+        if play.fields:
+            colour = play.fields[0]
+            if colour not in colours:
+                raise _illegal(f"{path}/{ENTER}", f"Seat {seat} cannot bring in colour {colour} now.")
+            return colour
+        if not colours:
+            if fn == "engel":
+                raise _illegal(path, "The Engel has no prefield marble to bring in.")
+            raise _illegal(path, f"Seat {seat} has no marble in its prefield.")
+        if len(colours) > 1:
+            raise _illegal(
+                f"{path}/{ENTER}",
+                f"Seat {seat} may bring in colours {', '.join(map(str, colours))}: `enter` must name one.",
+            )
+        return colours[0]
+
     def winning_side(self) -> tuple[int, ...] | None:
         b = self.board
         for side in self.cfg.sides:
@@ -409,29 +449,28 @@ class TacState:
         out: list[Play] = []
         b = self.board
         if fn == "engel":
-            t = self.engel_target(seat)
-            if t is None:
-                return out
-            if self.pre[t] > 0:
-                out.append(Play(card, ENTER, as_=as_))
-                return out
-            for p in self.positions(t):
-                for n in (1, 13):
-                    for to in self.forward_targets(p, t, n):
-                        out.append(Play(card, MOVES, moves=((p, to),), as_=as_))
-                        if first:
-                            return out
+            targets = self.engel_colours(seat)
+            entering = tuple(c for c in targets if self.pre[c] > 0)
+            if entering:
+                out.extend(self._enter_plays(card, entering, as_))
+                return out[:1] if first else out
+            for t in targets:
+                for p in self.positions(t):
+                    for n in (1, 13):
+                        for to in self.forward_targets(p, t, n):
+                            out.append(Play(card, MOVES, moves=((p, to),), as_=as_))
+                            if first:
+                                return out
             return out
         colours = self.movable(seat)
         if not colours:
             return out
         if fn in OPENING_CARDS:
-            for c in colours:
-                if self.pre[c] > 0:
-                    out.append(Play(card, ENTER, as_=as_))
-                    if first:
-                        return out
-                    break
+            entering = tuple(c for c in colours if self.pre[c] > 0)
+            if entering:
+                out.extend(self._enter_plays(card, entering, as_))
+                if first:
+                    return out[:1]
         steps = FORWARD_STEPS.get(fn)
         if steps is not None:
             for c in colours:
@@ -736,16 +775,8 @@ class TacState:
             else:
                 self._apply_single(seat, fn, play, f"{path}/{MOVES}")
         elif kind == ENTER:
-            if fn == "engel":
-                target = self.engel_target(seat)
-                if target is None or self.pre[target] == 0:
-                    raise _illegal(path, "The Engel has no prefield marble to bring in.")
-                self._enter(target)
-            elif fn in OPENING_CARDS:
-                colour = next((c for c in self.movable(seat) if self.pre[c] > 0), None)
-                if colour is None:
-                    raise _illegal(path, f"Seat {seat} has no marble in its prefield.")
-                self._enter(colour)
+            if fn == "engel" or fn in OPENING_CARDS:
+                self._enter(self._enter_colour(seat, fn, play, path))
             else:
                 raise _illegal(path, f"{fn} cannot bring a marble into play.")
         elif kind == SKIP:
@@ -772,13 +803,15 @@ class TacState:
         frm, to = play.moves[0]
         seg = f"{path}/{0}"
         if fn == "engel":
-            target = self.engel_target(seat)
-            if target is None:
+            targets = self.engel_colours(seat)
+            if not targets:
                 raise _illegal(seg, "The Engel has no marble to act on.")
-            if self.pre[target] > 0:
+            if any(self.pre[t] > 0 for t in targets):
                 raise _illegal(seg, "The Engel must bring in a marble while the prefield holds one.")
-            if self.board[frm] != target:
-                raise _illegal(seg, f"The Engel moves a marble of colour {target}; {tok(frm)} holds none.")
+            target = self.board[frm]
+            if target not in targets:
+                names = ", ".join(map(str, targets))
+                raise _illegal(seg, f"The Engel moves a marble of colour {names}; {tok(frm)} holds none.")
             if to not in self.forward_targets(frm, target, 1) and to not in self.forward_targets(
                 frm, target, 13
             ):

@@ -112,6 +112,9 @@ def _part(action: dict[str, Any]) -> str:
     for key in ("enter", "skip", "discard"):
         if action.get(key) is True:
             return f"{card} — {key}"
+    colour = action.get("enter")
+    if isinstance(colour, int) and not isinstance(colour, bool):
+        return f"{card} — enter colour {colour}"
     return card
 
 

@@ -1616,6 +1616,93 @@ case(
     result={"winners": [0, 1, 2, 3], "cards_used": 1},
 )
 
+# coop free phase (spec 4, engine tac-3): `enter` names the colour where more than one can enter
+COOP_FREE = [HOME0, [20], HOME2, [50]]
+COOP_MASTER = {"mode": "coop", "master": True}
+ANY_COLOUR = (
+    "Spec 4 (coop): once two opposite seats have all 8 marbles home, both may bring in any colour; "
+    "where more than one colour can enter, `enter` names it."
+)
+case(
+    "coop_enter_names_colour",
+    ANY_COLOUR,
+    valid(),
+    variant=COOP,
+    marbles=COOP_FREE,
+    hands=[["1", "9"], ["9"], ["9"], ["9"]],
+    turns=[{"seat": 0, "card": "1", "enter": 3}, mv(1, "9", (20, 29))],
+)
+case(
+    "coop_enter_true_ambiguous",
+    ANY_COLOUR,
+    invalid("illegal_move", T + "0"),
+    variant=COOP,
+    marbles=COOP_FREE,
+    hands=[["1", "9"], ["9"], ["9"], ["9"]],
+    turns=[enter(0, "1")],
+)
+case(
+    "coop_enter_true_one_colour",
+    ANY_COLOUR + " `enter: true` stays the form where only one colour can enter.",
+    valid(),
+    variant=COOP,
+    marbles=[HOME0, [20, 21, 22, 23], HOME2, [50]],
+    hands=[["13", "9"], ["9"], ["9"], ["9"]],
+    turns=[enter(0, "13"), mv(1, "9", (23, 32))],
+)
+case(
+    "coop_enter_colour_not_free",
+    ANY_COLOUR + " Seat 1's pair is not home: it brings in its own colour only.",
+    invalid("illegal_move", T + "0"),
+    variant=COOP,
+    marbles=COOP_FREE,
+    hands=[["9"], ["1"], ["9"], ["9"]],
+    turns=[{"seat": 1, "card": "1", "enter": 3}],
+)
+case(
+    "coop_enter_colour_out_of_range",
+    ANY_COLOUR + " A colour is 0-3.",
+    invalid("malformed", T + "0"),
+    variant=COOP,
+    marbles=COOP_FREE,
+    hands=[["1", "9"], ["9"], ["9"], ["9"]],
+    turns=[{"seat": 0, "card": "1", "enter": 4}],
+)
+case(
+    "teams_enter_names_own_colour",
+    "`enter` may name the one colour that can enter.",
+    valid(),
+    hands=[["1"], ["9"], ["9"], ["9"]],
+    turns=[{"seat": 0, "card": "1", "enter": 0}],
+)
+case(
+    "coop_engel_enters_any_colour",
+    ANY_COLOUR + " An Engel acting for such a seat may likewise bring in any colour.",
+    valid(),
+    variant=COOP_MASTER,
+    marbles=COOP_FREE,
+    hands=[["9"], ["9"], ["9"], ["engel", "9"]],
+    turns=[{"seat": 3, "card": "engel", "enter": 1}],
+)
+case(
+    "coop_engel_moves_any_colour",
+    ANY_COLOUR + " With every prefield empty the Engel moves a marble of any colour not home.",
+    valid(),
+    variant=COOP_MASTER,
+    marbles=[HOME0, [20, 21, 22, 23], HOME2, [50, 51, 52, 53]],
+    hands=[["9"], ["9"], ["9"], ["engel", "9"]],
+    turns=[{"seat": 3, "card": "engel", "moves": [[23, 24]]}],
+)
+case(
+    "coop_engel_must_enter_some_colour",
+    ANY_COLOUR + " Entering stays compulsory while a prefield it may take from holds marbles.",
+    invalid("illegal_move", T + "0"),
+    variant=COOP_MASTER,
+    marbles=[HOME0, [20, 21, 22, 23], HOME2, [50]],
+    hands=[["9"], ["9"], ["9"], ["engel", "9"]],
+    turns=[{"seat": 3, "card": "engel", "moves": [[23, 24]]}],
+)
+
 
 def deferred_excess_case(extra: bool) -> None:
     """Five TAC cards in one cycle, the fifth dealt in a deal that does not close the cycle."""

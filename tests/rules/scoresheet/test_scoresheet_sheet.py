@@ -1,0 +1,212 @@
+"""The scoresheet's phases, undo, hidden-card checks at the deal's end, the deck cycle and time-up."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.core.registry import get_engine
+from rules.core.replay import verify_document
+from rules.scoresheet import (
+    SUPPORTED_GAMES,
+    EntryRefused,
+    sheet_add,
+    sheet_record,
+    sheet_start,
+    sheet_undo,
+    sheet_view,
+)
+
+FOUR = [{"name": n, "seats": [s]} for s, n in enumerate(["Anna", "Ben", "Cleo", "Dan"])]
+THREE = FOUR[:3]
+
+
+def feed(state: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+    for entry in entries:
+        state = sheet_add(state, entry)
+    return state
+
+
+def test_supported_games_and_bad_starts() -> None:
+    assert frozenset({"tac", "tock", "tactik"}) == SUPPORTED_GAMES
+    with pytest.raises(EntryRefused) as refused:
+        sheet_start(game="taki", variant={}, players=FOUR, dealer=0)
+    assert refused.value.code == "unsupported_format"
+    with pytest.raises(EntryRefused) as refused:
+        sheet_start(game="tac", variant={"mode": "duel"}, players=FOUR, dealer=0)
+    assert refused.value.code == "bad_variant"
+    with pytest.raises(EntryRefused) as refused:
+        sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=3)
+    assert refused.value.code == "malformed"
+
+
+def test_phases_of_a_tac_deal() -> None:
+    state = sheet_start(game="tac", variant={}, players=FOUR, dealer=3)
+    view = sheet_view(state)
+    assert (view.phase, view.deal, view.seat, view.over, view.last) == ("announce", 0, None, False, None)
+    assert view.options[0] == {"announce": [False, False, False, False]}
+    assert "exchange" in view.options[1]
+    state = sheet_add(state, {"announce": [True, True, True, True]})
+    view = sheet_view(state)
+    assert view.phase == "exchange" and view.seat is None
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 0, "card": "1", "enter": True})
+    assert refused.value.code == "bad_exchange"
+    state = sheet_add(state, {"exchange": ["9", "2", "3", "5"]})
+    view = sheet_view(state)
+    assert (view.phase, view.seat) == ("turn", 0)
+    assert {"seat": 0, "card": "1", "enter": True} in view.options
+    assert {"seat": 0, "card": "3", "discard": True} in view.options  # the hidden hand may hold no 1/13
+    assert {"seat": 0, "card": "5", "discard": True} in view.options  # seat 0 holds 3 and 5 (exchange)
+    assert view.snapshot["kind"] == "marbles" and view.snapshot["hand_sizes"] == [5, 5, 5, 5]
+    assert view.snapshot["hands"][0] == ["3"]  # what is known: seat 2's exchanged card
+
+
+def test_exchange_errors() -> None:
+    state = sheet_start(game="tac", variant={}, players=FOUR, dealer=3)
+    for bad, code in (
+        ({"exchange": ["9", "2", "3"]}, "malformed"),
+        ({"exchange": ["9", None, "3", "5"]}, "bad_exchange"),
+        ({"exchange": ["9", "2", "3", "ace"]}, "unknown_card"),
+        ({"exchange": ["9"], "announce": [True]}, "malformed"),
+    ):
+        with pytest.raises(EntryRefused) as refused:
+            sheet_add(state, bad)
+        assert refused.value.code == code, bad
+    ffa = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(ffa, {"exchange": ["9", "2", "3"]})
+    assert refused.value.code == "bad_exchange"
+
+
+# ffa3 (no exchange), dealer 2: seat 0 discards a 5 while holding a 1 that could enter
+MUST_PLAY_DEAL = [
+    {"seat": 0, "card": "5", "discard": True},
+    {"seat": 1, "card": "5", "discard": True},
+    {"seat": 2, "card": "5", "discard": True},
+    {"seat": 0, "card": "1", "enter": True},
+    {"seat": 1, "card": "2", "discard": True},
+    {"seat": 2, "card": "2", "discard": True},
+    {"seat": 0, "card": "2", "moves": [[0, 2]]},
+    {"seat": 1, "card": "3", "discard": True},
+    {"seat": 2, "card": "3", "discard": True},
+    {"seat": 0, "card": "3", "moves": [[2, 5]]},
+    {"seat": 1, "card": "6", "discard": True},
+    {"seat": 2, "card": "6", "discard": True},
+    {"seat": 0, "card": "6", "moves": [[5, 11]]},
+    {"seat": 1, "card": "9", "discard": True},
+]
+
+
+def test_must_play_is_named_when_the_deal_closes() -> None:
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
+    state = feed(state, MUST_PLAY_DEAL)  # each entry is possible whatever the hidden cards
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 2, "card": "9", "discard": True})
+    assert refused.value.code == "must_play"
+    assert refused.value.turn == 0
+    assert "Seat 0 discarded 5" in refused.value.message
+    # the record names the same turn: the 1 seen later was in seat 0's hand when it discarded
+    with pytest.raises(EntryRefused) as refused:
+        sheet_record(state)
+    assert (refused.value.code, refused.value.turn) == ("must_play", 0)
+    # before the 1 is seen, the record completes seat 0's hand so that the discard was legal
+    early = feed(sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2), MUST_PLAY_DEAL[:3])
+    record = sheet_record(early)
+    assert verify_document(record).valid
+    assert not {"1", "13"} & set(record["deals"][0]["hands"][0])
+
+
+def test_a_known_usable_card_forbids_the_discard_at_once() -> None:
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
+    state = feed(state, MUST_PLAY_DEAL[:4])  # seat 0 entered with its 1
+    state = feed(state, MUST_PLAY_DEAL[4:6])
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 0, "card": "2", "discard": True})  # the 2 itself could move
+    assert refused.value.code == "must_play"
+
+
+def test_false_announcement_after_the_deal() -> None:
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
+    state = sheet_add(state, {"announce": [True, True, False]})  # seat 1 has no 1/13 below
+    deal = [e for e in MUST_PLAY_DEAL if e != MUST_PLAY_DEAL[0]]
+    deal.insert(0, {"seat": 0, "card": "1", "enter": True})
+    deal[3] = {"seat": 0, "card": "5", "moves": [[0, 5]]}
+    deal[6] = {"seat": 0, "card": "2", "moves": [[5, 7]]}
+    deal[9] = {"seat": 0, "card": "3", "moves": [[7, 10]]}
+    deal[12] = {"seat": 0, "card": "6", "moves": [[10, 16]]}
+    state = feed(state, deal)
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 2, "card": "9", "discard": True})
+    assert refused.value.code == "false_announcement"
+    assert refused.value.turn == 0
+
+
+def test_a_card_beyond_the_deck_cycle_is_refused_at_once() -> None:
+    state = sheet_start(game="tac", variant={}, players=FOUR, dealer=3)
+    state = sheet_add(state, {"exchange": ["trickser"] * 4})
+    for seat in (0, 1, 2, 3, 0, 1, 2):  # 4 exchanged + 3 hidden = all 7 Tricksers
+        state = sheet_add(state, {"seat": seat, "card": "trickser", "discard": True})
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 3, "card": "trickser", "discard": True})
+    assert refused.value.code in ("deck_mismatch", "card_not_in_hand")
+    assert "trickser" in refused.value.message
+
+
+def test_undo_across_a_deal_boundary() -> None:
+    original = get_engine("tac").random_record({}, random.Random(11))
+    first, second = original["deals"][0], original["deals"][1]
+    state = sheet_start(game="tac", variant={}, players=original["players"], dealer=first["dealer"])
+    state = feed(state, [{"announce": first["announce"]}, {"exchange": first["exchange"]}, *first["turns"]])
+    closed = sheet_view(state)
+    assert closed.phase == "announce" and closed.deal == 1
+    state2 = sheet_add(state, {"announce": second["announce"]})
+    assert sheet_view(state2).phase == "exchange"
+    back = sheet_undo(sheet_undo(state2))
+    view = sheet_view(back)
+    assert (view.phase, view.deal, view.seat) == ("turn", 0, first["turns"][-1]["seat"])
+    assert first["turns"][-1] in view.options or "moves" in first["turns"][-1]
+    again = feed(back, [first["turns"][-1], {"announce": second["announce"]}])
+    assert again["entries"] == state2["entries"]
+    # a fresh process (no cache) reads the same state
+    from rules.scoresheet import sheet as sheet_module
+
+    sheet_module._CACHE.clear()
+    assert sheet_view(again).snapshot == sheet_view(state2).snapshot
+    empty = sheet_start(game="tac", variant={}, players=FOUR, dealer=0)
+    with pytest.raises(EntryRefused) as refused:
+        sheet_undo(empty)
+    assert refused.value.code == "nothing_to_undo"
+
+
+def test_time_up_and_partial_records() -> None:
+    original = get_engine("tock").random_record({"mode": "teams"}, random.Random(2))
+    state = sheet_start(game="tock", variant={"mode": "teams"}, players=original["players"],
+                        dealer=original["deals"][0]["dealer"])
+    entries = [{"exchange": original["deals"][0]["exchange"]}, *original["deals"][0]["turns"][:7]]
+    state = feed(state, entries)
+    partial = sheet_record(state)
+    verdict = verify_document(partial)
+    assert verdict.valid and not verdict.complete and "result" not in partial
+    timed = sheet_record(state, time_up=True)
+    assert timed["result"]["termination"] == "adjudication"
+    verdict = verify_document(timed)
+    assert verdict.valid and not verdict.complete
+
+
+def test_game_over_refuses_further_entries() -> None:
+    original = get_engine("tock").random_record({"seats": 2}, random.Random(4))
+    state = sheet_start(game="tock", variant={"seats": 2}, players=original["players"],
+                        dealer=original["deals"][0]["dealer"])
+    for deal in original["deals"]:
+        state = feed(state, deal["turns"])
+    view = sheet_view(state)
+    assert view.over and view.phase == "over" and view.winners == original["result"]["winners"]
+    assert view.options == [] and view.snapshot["over"]
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 0, "card": "A", "discard": True})
+    assert refused.value.code == "game_already_over"
+    record = sheet_record(state)
+    assert verify_document(record).complete
