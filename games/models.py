@@ -58,6 +58,7 @@ class GameRecord(models.Model):
         PASTE = "paste", _("Pasted")
         API = "api", _("API")
         IMPORT = "import", _("Bulk import")
+        SCORESHEET = "scoresheet", _("Scoresheet")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -171,3 +172,54 @@ class ImportItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.error_code or 'ok'})"
+
+
+class Scoresheet(models.Model):
+    """A game being recorded live at a table (issue 16): the engine's JSON state (`rules.scoresheet`),
+    a version that every change increments (two phones: the second write with a stale version is
+    refused), and, once finished, the `GameRecord` it became. At most one open sheet per table."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="scoresheets")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scoresheets")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.CharField(_("game"), max_length=20)
+    variant = models.JSONField(default=dict, blank=True)
+    players = models.JSONField(default=list)  # the record's `players` (name, Player id, seats) as confirmed
+    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=1)
+    entries = models.PositiveIntegerField(default=0)  # how many entries the sheet holds (for lists)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_for = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="scoresheets"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    time_up = models.BooleanField(default=False)
+    record = models.ForeignKey(
+        GameRecord, null=True, blank=True, on_delete=models.SET_NULL, related_name="scoresheets"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="open"), name="scoresheet_one_open_per_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "finished", "abandoned"]), name="scoresheet_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="open") | Q(finished_at__isnull=False), name="scoresheet_closed_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} scoresheet #{self.pk} ({self.status})"

@@ -4,6 +4,8 @@
   organisers) and, in a private tournament, also to the players of its table (account or report token).
 - A record is submitted for a table by a player of that table (account or the entrant's report token)
   or by an organiser of the tournament. Bulk imports are for organisers only.
+- A live scoresheet of a table is seen and written by the same people who may submit its record (a
+  player of the table by account or report token, or an organiser); only an organiser calls time.
 """
 
 from __future__ import annotations
@@ -29,3 +31,13 @@ def can_submit_record(user: Any, token: str | None, table: Table) -> bool:
 
 def can_import_records(user: Any, tournament: Tournament) -> bool:
     return is_organiser(user, tournament)
+
+
+def can_keep_scoresheet(user: Any, token: str | None, table: Table) -> bool:
+    """See, start, add to, undo, finish or abandon the live scoresheet of `table`."""
+    return can_submit_record(user, token, table)
+
+
+def can_call_time(user: Any, table: Table) -> bool:
+    """Finish a scoresheet before the game is over because the time limit is reached."""
+    return is_organiser(user, table.round.tournament)

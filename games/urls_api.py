@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import apis
+from games import apis, scoresheet_apis
 
 urlpatterns = [
     path("tables/<int:table_id>/records/", apis.TableRecordsApi.as_view(), name="api-table-records"),
@@ -13,4 +13,13 @@ urlpatterns = [
     path("records/<int:record_id>/", apis.RecordDetailApi.as_view(), name="api-record"),
     path("records/<int:record_id>/download/", apis.RecordDownloadApi.as_view(), name="api-record-download"),
     path("record-imports/<int:batch_id>/", apis.RecordImportDetailApi.as_view(), name="api-record-import-detail"),
+    path("tables/<int:table_id>/scoresheet/", scoresheet_apis.TableScoresheetApi.as_view(), name="api-table-scoresheet"),
+    path("scoresheets/<int:sheet_id>/", scoresheet_apis.ScoresheetApi.as_view(), name="api-scoresheet"),
+    path("scoresheets/<int:sheet_id>/entries/", scoresheet_apis.ScoresheetEntriesApi.as_view(),
+         name="api-scoresheet-entries"),
+    path("scoresheets/<int:sheet_id>/undo/", scoresheet_apis.ScoresheetUndoApi.as_view(), name="api-scoresheet-undo"),
+    path("scoresheets/<int:sheet_id>/finish/", scoresheet_apis.ScoresheetFinishApi.as_view(),
+         name="api-scoresheet-finish"),
+    path("scoresheets/<int:sheet_id>/abandon/", scoresheet_apis.ScoresheetAbandonApi.as_view(),
+         name="api-scoresheet-abandon"),
 ]

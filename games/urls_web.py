@@ -7,7 +7,7 @@ report link under /report/<token>/records/...; players submit under /t/<slug>/ta
 
 from django.urls import path
 
-from games import views
+from games import scoresheet_views, views
 
 app_name = "games"
 
@@ -25,6 +25,7 @@ urlpatterns = [
     path(
         "t/<slug:slug>/tables/<int:table_id>/records/submit/", views.record_submit_view, name="record-submit"
     ),
+    path("t/<slug:slug>/tables/<int:table_id>/scoresheet/", scoresheet_views.scoresheet_page, name="scoresheet"),
     path("t/<slug:slug>/manage/records/import/", views.records_import_view, name="records-import"),
     path("t/<slug:slug>/manage/records/import/<int:batch_id>/", views.import_detail, name="import-detail"),
     path(
@@ -55,5 +56,10 @@ urlpatterns = [
         "report/<str:token>/tables/<int:table_id>/record/",
         views.token_record_submit,
         name="token-record-submit",
+    ),
+    path(
+        "report/<str:token>/tables/<int:table_id>/scoresheet/",
+        scoresheet_views.token_scoresheet_page,
+        name="token-scoresheet",
     ),
 ]

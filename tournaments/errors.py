@@ -32,6 +32,8 @@ class ErrorCode(StrEnum):
     RECORD_TABLE_NOT_FOUND = "record_table_not_found"
     IMPORT_TOO_LARGE = "import_too_large"
     IMPORT_UNREADABLE = "import_unreadable"
+    # live scoresheets (games app; an illegal entry answers 400 with the engine's verdict code instead)
+    SCORESHEET_UNSUPPORTED = "scoresheet_unsupported"
     # 403 / 404
     PERMISSION_DENIED = "permission_denied"
     NOT_FOUND = "not_found"
@@ -58,6 +60,10 @@ class ErrorCode(StrEnum):
     TABLE_NOT_RELEASED = "table_not_released"
     DROP_NOT_UNDOABLE = "drop_not_undoable"
     TIME_LIMIT_NOT_REACHED = "time_limit_not_reached"
+    SCORESHEET_EXISTS = "scoresheet_exists"
+    SCORESHEET_STALE = "scoresheet_stale"
+    SCORESHEET_CLOSED = "scoresheet_closed"
+    SCORESHEET_NOT_OVER = "scoresheet_not_over"
 
 
 HTTP_STATUS: dict[ErrorCode, int] = {
@@ -74,6 +80,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.RECORD_TABLE_NOT_FOUND: 400,
     ErrorCode.IMPORT_TOO_LARGE: 400,
     ErrorCode.IMPORT_UNREADABLE: 400,
+    ErrorCode.SCORESHEET_UNSUPPORTED: 400,
     ErrorCode.PERMISSION_DENIED: 403,
     ErrorCode.CONFIRM_OWN_REPORT: 403,
     ErrorCode.NOT_FOUND: 404,

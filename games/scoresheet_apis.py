@@ -1,0 +1,243 @@
+"""REST API of the live scoresheet (issue 16): one class per operation (parse, call one service, render).
+
+A player of the table authenticates with their account or the entrant's private report token
+(`X-Report-Token` header or `?token=`, as for submitting records); organisers with their account.
+Every write names the `version` it was made on: a stale one answers 409 `scoresheet_stale` with the
+fresh sheet in `error.details.sheet`; an entry the engine refuses answers 400 with its verdict code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from games import scoresheet_services as services
+from games.apis import TOKEN_PARAMS, request_token
+from games.scoresheet_selectors import open_scoresheet, scoresheet_data, scoresheet_get, table_for_scoresheet
+from tournaments.apis import ERRORS
+from tournaments.errors import ErrorCode, TournamentError
+
+
+class ScoresheetThrottle(SimpleRateThrottle):
+    """Per keeper (account, else report token, else address), not per address: the phones of a whole
+    venue share one address, and each table taps a few entries a minute. `SCORESHEET_THROTTLE_RATE`."""
+
+    scope = "scoresheet"
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "SCORESHEET_THROTTLE_RATE", "300/min"))
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        if request.user and request.user.is_authenticated:
+            ident = f"user:{request.user.pk}"
+        elif token := request_token(request):
+            ident = "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+        else:
+            ident = f"addr:{self.get_ident(request)}"
+        return f"throttle_{self.scope}_{ident}"
+
+
+THROTTLES = [ScoresheetThrottle]
+
+
+class SheetOut(serializers.Serializer):
+    """The shape of `scoresheet_data` (for the OpenAPI schema)."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.CharField()
+    table = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    game = serializers.CharField()
+    variant = serializers.DictField()
+    status = serializers.ChoiceField(choices=["open", "finished", "abandoned"])
+    version = serializers.IntegerField(help_text="Send it back with every change; a stale one gets 409.")
+    players = serializers.ListField(child=serializers.DictField(),
+                                    help_text="The record's players: name, id (Player id), seats.")
+    phase = serializers.ChoiceField(choices=["exchange", "announce", "turn", "over"])
+    deal = serializers.IntegerField(allow_null=True, help_text="0-based index of the running deal.")
+    seat = serializers.IntegerField(allow_null=True, help_text="Whose turn it is (0-based seat).")
+    options = serializers.ListField(child=serializers.DictField(),
+                                    help_text="The entries that may come next, in record notation.")
+    last = serializers.DictField(allow_null=True, help_text="The last entry.")
+    over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    entries = serializers.ListField(child=serializers.DictField(), help_text="Every entry so far, in order.")
+    snapshot = serializers.DictField(allow_null=True,
+                                     help_text="The position, shaped as the replay trace's snapshots.")
+    state = serializers.DictField(help_text="The engine's stored state (opaque).")
+    record = serializers.IntegerField(allow_null=True, help_text="The game record the sheet became.")
+    time_up = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+START_IN = inline_serializer(name="ScoresheetStart", fields={
+    "dealer": serializers.IntegerField(help_text="The seat dealing the first deal (seats in the table's order)."),
+    "seat_order": serializers.ListField(child=serializers.IntegerField(), required=False,
+                                        help_text="Optional: a Player id per seat, if the players sit otherwise."),
+})
+VERSION_IN = inline_serializer(name="ScoresheetVersion", fields={"version": serializers.IntegerField()})
+ENTRY_IN = inline_serializer(name="ScoresheetEntry", fields={
+    "version": serializers.IntegerField(),
+    "entry": serializers.DictField(help_text='One entry in record notation: a turn ({"seat": 0, "card": "5", '
+                                              '"moves": [[3, 8]]}), {"exchange": [...]} or {"announce": [...]}.'),
+})
+FINISH_IN = inline_serializer(name="ScoresheetFinish", fields={
+    "version": serializers.IntegerField(),
+    "time_up": serializers.BooleanField(required=False, help_text="Organisers: call time at the time limit."),
+})
+FINISH_OUT = inline_serializer(name="ScoresheetFinished", fields={
+    "record": serializers.IntegerField(help_text="The id of the game record (GET /api/records/<id>/)."),
+    "scoresheet": SheetOut(),
+})
+
+
+def _body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The body must be a JSON object."))
+    return dict(request.data)
+
+
+def _with_fresh_sheet(err: TournamentError, request: Request, sheet_id: int) -> TournamentError:
+    """A stale or closed sheet: the error carries the fresh sheet, so the client can show it at once."""
+    if err.code in (ErrorCode.SCORESHEET_STALE, ErrorCode.SCORESHEET_CLOSED):
+        sheet = scoresheet_get(user=request.user, token=request_token(request), sheet_id=sheet_id)
+        err.details = {**err.details, "sheet": scoresheet_data(sheet)}
+    return err
+
+
+class TableScoresheetApi(APIView):
+    """POST: open the live scoresheet of a table (201 with the sheet; its `id` addresses it from then on).
+    GET: the table's open sheet (404 if none)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
+    parser_classes = [JSONParser]
+
+    @extend_schema(parameters=TOKEN_PARAMS, request=START_IN, responses={201: SheetOut, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        token = request_token(request)
+        table = table_for_scoresheet(user=request.user, token=token, table_id=table_id)
+        body = _body(request)
+        sheet = services.scoresheet_start(table=table, actor=request.user, token=token, dealer=body.get("dealer"),
+                                          seat_order=body.get("seat_order"))
+        return Response(scoresheet_data(sheet), status=201)
+
+    @extend_schema(parameters=TOKEN_PARAMS, responses={200: SheetOut, **ERRORS})
+    def get(self, request: Request, table_id: int) -> Response:
+        token = request_token(request)
+        table = table_for_scoresheet(user=request.user, token=token, table_id=table_id)
+        sheet = open_scoresheet(table)
+        if sheet is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("This table has no open scoresheet."))
+        return Response(scoresheet_data(sheet))
+
+
+class ScoresheetApi(APIView):
+    """The sheet: state, `version`, whose turn (`seat`), the `options` that may come next."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
+
+    @extend_schema(parameters=TOKEN_PARAMS, responses={200: SheetOut, **ERRORS})
+    def get(self, request: Request, sheet_id: int) -> Response:
+        sheet = scoresheet_get(user=request.user, token=request_token(request), sheet_id=sheet_id)
+        return Response(scoresheet_data(sheet))
+
+
+class ScoresheetEntriesApi(APIView):
+    """Add one entry (`{"version", "entry"}`; the entry's keys may also stand beside `version`)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
+    parser_classes = [JSONParser]
+
+    @extend_schema(parameters=TOKEN_PARAMS, request=ENTRY_IN, responses={200: SheetOut, **ERRORS})
+    def post(self, request: Request, sheet_id: int) -> Response:
+        token = request_token(request)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
+        body = _body(request)
+        version = body.pop("version", None)
+        entry = body.get("entry", body)
+        try:
+            sheet = services.scoresheet_add(sheet_id=sheet_id, actor=request.user, token=token, version=version,
+                                            entry=entry)
+        except TournamentError as err:
+            raise _with_fresh_sheet(err, request, sheet_id) from err
+        return Response(scoresheet_data(sheet))
+
+
+class ScoresheetUndoApi(APIView):
+    """Take back the last entry (`{"version"}`)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
+    parser_classes = [JSONParser]
+
+    @extend_schema(parameters=TOKEN_PARAMS, request=VERSION_IN, responses={200: SheetOut, **ERRORS})
+    def post(self, request: Request, sheet_id: int) -> Response:
+        token = request_token(request)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
+        try:
+            sheet = services.scoresheet_undo(sheet_id=sheet_id, actor=request.user, token=token,
+                                             version=_body(request).get("version"))
+        except TournamentError as err:
+            raise _with_fresh_sheet(err, request, sheet_id) from err
+        return Response(scoresheet_data(sheet))
+
+
+class ScoresheetFinishApi(APIView):
+    """Turn the finished game into a game record of the table (verified and settled like an upload);
+    organisers may call time (`time_up`) before the game is over. Answers the record id."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
+    parser_classes = [JSONParser]
+
+    @extend_schema(parameters=TOKEN_PARAMS, request=FINISH_IN, responses={201: FINISH_OUT, **ERRORS})
+    def post(self, request: Request, sheet_id: int) -> Response:
+        token = request_token(request)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
+        body = _body(request)
+        time_up = body.get("time_up", False)
+        if not isinstance(time_up, bool):
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("`time_up` must be true or false."))
+        try:
+            sheet = services.scoresheet_finish(sheet_id=sheet_id, actor=request.user, token=token,
+                                               version=body.get("version"), time_up=time_up)
+        except TournamentError as err:
+            raise _with_fresh_sheet(err, request, sheet_id) from err
+        return Response({"record": sheet.record_id, "scoresheet": scoresheet_data(sheet)}, status=201)
+
+
+class ScoresheetAbandonApi(APIView):
+    """Close the sheet without a record (`{"version"}`), e.g. after a wrong start; a new one may start."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = THROTTLES
+    parser_classes = [JSONParser]
+
+    @extend_schema(parameters=TOKEN_PARAMS, request=VERSION_IN, responses={200: SheetOut, **ERRORS})
+    def post(self, request: Request, sheet_id: int) -> Response:
+        token = request_token(request)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
+        try:
+            sheet = services.scoresheet_abandon(sheet_id=sheet_id, actor=request.user, token=token,
+                                                version=_body(request).get("version"))
+        except TournamentError as err:
+            raise _with_fresh_sheet(err, request, sheet_id) from err
+        return Response(scoresheet_data(sheet))
+

@@ -1,0 +1,148 @@
+"""The scoresheet page's taps: the engine's `options` (whole entries in record notation) split into steps
+a player taps one after the other: the card, a TAC's borrowed function, then each part of the action
+(a marble and its target, every segment of a 7 split, a Trickser pair, a Krieger's field, "discarded"),
+and a Narr's or Teufel's follow-up card and action. Pure: no database, no request.
+
+>>> opts = [{"seat": 0, "card": "7", "moves": [[3, 5], [20, 25]]}, {"seat": 0, "card": "7", "moves": [[3, 10]]},
+...         {"seat": 0, "card": "5", "discard": True}]
+>>> [c.label for c in next_choices(opts, [])]
+['7', '5']
+>>> [c.label for c in next_choices(opts, ["card:7"])]
+['3 → 5', '3 → 10']
+>>> [c.complete is not None for c in next_choices(opts, ["card:7"])]
+[False, True]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str  # stable, URL-safe enough to travel in ?p=
+    label: str
+    kind: str  # "seat" | "card" | "as" | "action" | "then"
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    label: str
+    kind: str
+    complete: dict[str, Any] | None  # the entry this tap completes, if it does
+    continues: bool  # more taps can follow this one
+
+
+def _token(value: Any) -> str:
+    return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else json.dumps(value)
+
+
+def _action_steps(action: dict[str, Any], prefix: str = "") -> list[Step]:
+    steps: list[Step] = []
+    enter = action.get("enter")
+    if enter is True:
+        steps.append(Step(prefix + "enter", _("bring a marble in"), "action"))
+    elif enter is not None:
+        steps.append(Step(f"{prefix}enter:{_token(enter)}", _("bring in colour %(colour)s") % {"colour": _token(enter)},
+                          "action"))
+    moves = action.get("moves")
+    if isinstance(moves, list):
+        for segment in moves:
+            if isinstance(segment, list) and len(segment) == 2:
+                a, b = _token(segment[0]), _token(segment[1])
+                steps.append(Step(f"{prefix}seg:{a}>{b}", f"{a} → {b}", "action"))
+    swap = action.get("swap")
+    if isinstance(swap, list) and len(swap) == 2:
+        a, b = _token(swap[0]), _token(swap[1])
+        steps.append(Step(f"{prefix}swap:{a}:{b}", f"{a} ↔ {b}", "action"))
+    if action.get("skip") is True:
+        steps.append(Step(prefix + "skip", _("skip the next seat"), "action"))
+    if "strike" in action:
+        field = _token(action["strike"])
+        steps.append(Step(f"{prefix}strike:{field}", _("strike from %(field)s") % {"field": field}, "action"))
+    if action.get("discard") is True:
+        steps.append(Step(prefix + "discard", _("discarded"), "action"))
+    then = action.get("then")
+    if isinstance(then, dict):
+        card = _token(then.get("card"))
+        steps.append(Step(f"{prefix}then:{card}", _("then %(card)s") % {"card": card}, "then"))
+        if then.get("as") is not None:
+            borrowed = _token(then["as"])
+            steps.append(Step(f"{prefix}then-as:{borrowed}", _("as %(card)s") % {"card": borrowed}, "as"))
+        steps.extend(_action_steps(then, prefix + "t."))
+    return steps
+
+
+def entry_steps(entry: dict[str, Any], *, with_seat: bool = False) -> list[Step]:
+    """The taps that make `entry`; an entry of an unknown shape is one tap showing its JSON."""
+    steps: list[Step] = []
+    if with_seat and isinstance(entry.get("seat"), int):
+        steps.append(Step(f"seat:{entry['seat']}", _("Seat %(n)s") % {"n": entry["seat"]}, "seat"))
+    if "card" not in entry:
+        text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
+        return [*steps, Step("raw:" + text, text, "action")]
+    card = _token(entry["card"])
+    steps.append(Step(f"card:{card}", card, "card"))
+    if entry.get("as") is not None:
+        borrowed = _token(entry["as"])
+        steps.append(Step(f"as:{borrowed}", _("as %(card)s") % {"card": borrowed}, "as"))
+    action_steps = _action_steps(entry)
+    if not action_steps:
+        action_steps = [Step("play", _("play"), "action")]
+    return steps + action_steps
+
+
+def _with_seat(options: Sequence[dict[str, Any]]) -> bool:
+    return len({o.get("seat") for o in options}) > 1
+
+
+def next_choices(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[Choice]:
+    """The taps that may follow `path` (keys of earlier taps), in the engine's order, each saying which
+    entry it completes (if any) and whether more taps can follow it."""
+    options = [o for o in options if isinstance(o, dict)]
+    with_seat = _with_seat(options)
+    depth = len(path)
+    found: dict[str, Choice] = {}
+    for option in options:
+        steps = entry_steps(option, with_seat=with_seat)
+        if [s.key for s in steps[:depth]] != list(path) or len(steps) <= depth:
+            continue
+        step = steps[depth]
+        done = option if len(steps) == depth + 1 else None
+        earlier = found.get(step.key)
+        if earlier is None:
+            found[step.key] = Choice(step.key, step.label, step.kind, done, done is None)
+        else:
+            found[step.key] = Choice(step.key, step.label, step.kind, earlier.complete or done,
+                                     earlier.continues or done is None)
+    return list(found.values())
+
+
+def path_labels(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[str]:
+    """The labels of the taps made so far (for "7: 3 → 5, …" above the next choices)."""
+    options = [o for o in options if isinstance(o, dict)]
+    with_seat = _with_seat(options)
+    for option in options:
+        steps = entry_steps(option, with_seat=with_seat)
+        if [s.key for s in steps[: len(path)]] == list(path):
+            return [s.label for s in steps[: len(path)]]
+    return []
+
+
+def entry_label(entry: dict[str, Any] | None) -> str:
+    """One line for an entry of the sheet's history."""
+    if not isinstance(entry, dict):
+        return ""
+    if "exchange" in entry:
+        return _("Exchange: %(cards)s") % {"cards": ", ".join("—" if c is None else _token(c) for c in entry["exchange"])}
+    if "announce" in entry:
+        return _("Announcements: %(values)s") % {
+            "values": ", ".join(_("yes") if a else _("no") for a in entry["announce"])
+        }
+    return " · ".join(step.label for step in entry_steps(entry))

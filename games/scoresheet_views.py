@@ -1,0 +1,281 @@
+"""The live scoresheet page (issue 16): one phone per table records the game tap by tap.
+
+`/t/<slug>/tables/<id>/scoresheet/` (a logged-in player of the table or an organiser) and
+`/report/<token>/tables/<id>/scoresheet/` (a private report link). GET shows the sheet: the board
+(`games.replay.render_svg` of the engine's snapshot, the last entry marked), whose turn it is, and the
+taps that may come next (`games.scoresheet_choices`); a tap that narrows the choice is a plain link
+(`?p=` keys), a tap that completes an entry is a small POST form carrying the entry and the sheet's
+`version`. Every POST answers with a redirect (303) back to the page, a refusal or a stale version as a
+notice on it; htmx (hx-boost) swaps only the sheet, and everything works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from games import scoresheet_services as services
+from games.models import Scoresheet
+from games.permissions import can_call_time, can_keep_scoresheet
+from games.replay import UnknownSnapshot, render_svg
+from games.scoresheet_choices import entry_label, next_choices, path_labels
+from games.scoresheet_selectors import latest_scoresheet, scoresheet_view
+from games.views import RecordUrls, svg_labels
+from tournaments import permissions
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import Round, Table, Tournament
+from tournaments.services.tournaments import tournament_profile
+from tournaments.views.public import visible_tournament
+
+HISTORY_SHOWN = 12
+
+
+def _page_url(table: Table, token: str | None) -> str:
+    if token:
+        return reverse("games:token-scoresheet", args=[token, table.pk])
+    return reverse("games:scoresheet", args=[table.round.tournament.slug, table.pk])
+
+
+NOTICE_KEY = "scoresheet-notice"
+
+
+def _notice(request: HttpRequest, level: str, text: str) -> None:
+    request.session[NOTICE_KEY] = {"level": level, "text": text}
+
+
+def _seat_names(players: list[dict[str, Any]]) -> list[str]:
+    names: dict[int, str] = {}
+    for player in players:
+        for seat in player.get("seats") or []:
+            if isinstance(seat, int):
+                names[seat] = str(player.get("name", ""))
+    return [names.get(seat, _("Seat %(n)s") % {"n": seat}) for seat in range(max(names, default=-1) + 1)]
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _templates(view: Any) -> tuple[list[Any] | None, list[Any] | None]:
+    """The deal's announcement and exchange templates among the options (a value per seat; None for a
+    seat that has none; an exchange lists the cards a seat may give)."""
+    announce = exchange = None
+    for option in view.options or []:
+        if isinstance(option, dict) and isinstance(option.get("announce"), list) and announce is None:
+            announce = option["announce"]
+        if isinstance(option, dict) and isinstance(option.get("exchange"), list) and exchange is None:
+            exchange = option["exchange"]
+    return announce, exchange
+
+
+def _posted_entry(request: HttpRequest, sheet: Scoresheet) -> Any:
+    """The entry of a POST: a tap's `entry` (JSON), or the exchange / announcement form of a deal."""
+    kind = request.POST.get("kind")
+    if kind in ("exchange", "announce"):
+        announce, exchange = _templates(scoresheet_view(sheet))
+        template = announce if kind == "announce" else exchange
+        if template is None:
+            return None
+        if kind == "announce":
+            return {"announce": [None if value is None else request.POST.get(f"seat-{seat}") == "yes"
+                                 for seat, value in enumerate(template)]}
+        return {"exchange": [None if value is None else (request.POST.get(f"seat-{seat}") or None)
+                             for seat, value in enumerate(template)]}
+    try:
+        return json.loads(request.POST.get("entry", ""))
+    except ValueError:
+        return None
+
+
+def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse:
+    action = request.POST.get("action", "")
+    version = _int(request.POST.get("version"))
+    sheet_id = _int(request.POST.get("sheet")) or 0
+    user = request.user if request.user.is_authenticated else None
+    common = {"actor": user, "token": token}
+    target = _page_url(table, token)
+    try:
+        if action == "start":
+            players = services.seat_players(table)
+            order = [_int(request.POST.get(f"seat-{seat}")) for seat in range(len(players))]
+            default = [p["id"] for p in players]
+            services.scoresheet_start(table=table, dealer=_int(request.POST.get("dealer")),
+                                      seat_order=None if order == default or not any(order) else order, **common)
+        else:
+            sheet = Scoresheet.objects.filter(pk=sheet_id, table=table).first()
+            if sheet is None:
+                raise Http404("No such scoresheet.")
+            if action == "add":
+                services.scoresheet_add(sheet_id=sheet.pk, version=version, entry=_posted_entry(request, sheet),
+                                        **common)
+            elif action == "undo":
+                services.scoresheet_undo(sheet_id=sheet.pk, version=version, **common)
+                _notice(request, "info", _("The last entry was taken back."))
+            elif action in ("finish", "time"):
+                sheet = services.scoresheet_finish(sheet_id=sheet.pk, version=version, time_up=action == "time",
+                                                   **common)
+                if sheet.record is not None:
+                    return redirect(RecordUrls(sheet.record, token).detail)
+            elif action == "abandon":
+                services.scoresheet_abandon(sheet_id=sheet.pk, version=version, **common)
+                _notice(request, "info", _("The scoresheet was abandoned; a new one may be started."))
+            else:
+                raise TournamentError(ErrorCode.INVALID_INPUT, _("Unknown action."))
+    except TournamentError as err:
+        level = "warn" if err.code == ErrorCode.SCORESHEET_STALE else "error"
+        text = err.message
+        if isinstance(err.details.get("turn"), int):
+            text = _("%(message)s (turn %(turn)s)") % {"message": text, "turn": err.details["turn"] + 1}
+        _notice(request, level, text)
+    return redirect(target, permanent=False)
+
+
+def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str | None) -> dict[str, Any]:
+    options = [o for o in (view.options or []) if isinstance(o, dict) and "card" in o]
+    if not options:
+        return {"taps": [], "path": [], "path_labels": []}
+    path = list(request.GET.getlist("p"))[:20]
+    choices = next_choices(options, path)
+    if path and not choices:
+        path, choices = [], next_choices(options, [])
+    base = _page_url(sheet.table, token)
+    taps = []
+    for choice in choices:
+        query = "&".join(f"p={_quote(key)}" for key in [*path, choice.key])
+        taps.append({
+            "label": choice.label,
+            "kind": choice.kind,
+            "entry": json.dumps(choice.complete, ensure_ascii=False) if choice.complete is not None else "",
+            "url": f"{base}?{query}" if choice.continues else "",
+        })
+    back = "&".join(f"p={_quote(key)}" for key in path[:-1])
+    return {
+        "path": path,
+        "path_labels": path_labels(options, path),
+        "taps": taps,
+        "back_url": f"{base}?{back}" if back else base,
+    }
+
+
+def _quote(value: str) -> str:
+    from urllib.parse import quote
+
+    return quote(value, safe="")
+
+
+def _sheet_context(request: HttpRequest, sheet: Scoresheet, token: str | None) -> dict[str, Any]:
+    view = scoresheet_view(sheet)
+    names = _seat_names(sheet.players)
+    last = view.last if isinstance(view.last, dict) and "card" in view.last else None
+    try:
+        svg = render_svg(view.snapshot or {}, highlight={"action": last, "invalid": False}, seat_names=names,
+                         labels=svg_labels())
+    except UnknownSnapshot:
+        svg = ""
+    entries = services.sheet_entries(sheet)
+    announce, exchange = _templates(view)
+    context: dict[str, Any] = {
+        "sheet": sheet,
+        "view": view,
+        "svg": mark_safe(svg),  # noqa: S308 - every text in it is escaped by games.replay
+        "names": names,
+        "to_move": names[view.seat] if isinstance(view.seat, int) and 0 <= view.seat < len(names) else "",
+        "last_label": entry_label(view.last) if view.last else "",
+        "history": [
+            {"n": index + 1, "label": entry_label(entry)}
+            for index, entry in list(enumerate(entries))[::-1][:HISTORY_SHOWN]
+        ],
+        "entry_count": len(entries),
+        "deal_number": (view.deal + 1) if isinstance(view.deal, int) else None,
+        "announce_seats": [
+            {"seat": seat, "name": _name(names, seat)} for seat, value in enumerate(announce or []) if value is not None
+        ] if announce is not None else None,
+        "exchange_seats": [
+            {"seat": seat, "name": _name(names, seat), "cards": list(value)}
+            for seat, value in enumerate(exchange or []) if isinstance(value, list)
+        ] if exchange is not None else None,
+    }
+    context.update(_turn_context(request, sheet, view, token))
+    return context
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else _("Seat %(n)s") % {"n": seat}
+
+
+def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, token: str | None) -> HttpResponse:
+    if table.is_bye:
+        raise Http404("A bye has no game to record.")
+    if request.method == "POST":
+        return _post(request, table, token)
+    supported = tournament.game in services.supported_games()
+    sheet = latest_scoresheet(table) if supported else None
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "table": table,
+        "round": table.round,
+        "token": token,
+        "supported": supported,
+        "page_url": _page_url(table, token),
+        "submit_url": (reverse("games:token-record-submit", args=[token, table.pk]) if token
+                       else reverse("games:record-submit", args=[tournament.slug, table.pk])),
+        "notice": request.session.pop(NOTICE_KEY, None),
+        "profile": tournament_profile(tournament),
+        "may_call_time": can_call_time(request.user, table),
+        "sheet": None,
+    }
+    if sheet is not None and sheet.status == Scoresheet.Status.FINISHED:
+        context["finished"] = sheet
+        context["record_url"] = RecordUrls(sheet.record, token).detail if sheet.record else ""
+        sheet = None
+    if sheet is not None:
+        context.update(_sheet_context(request, sheet, token))
+    elif supported:
+        players = services.seat_players(table)
+        context["start_players"] = players
+        context["start_seats"] = [
+            {"seat": seat, "player": player, "name": player["name"]} for seat, player in enumerate(players)
+        ]
+        context["variant_items"] = sorted((str(k), json.dumps(v)) for k, v in tournament_profile(tournament).variant.items())
+    return render(request, "games/scoresheet.html", context)
+
+
+def _published_table(tournament: Tournament, table_id: int, *, request: HttpRequest) -> Table:
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id,
+                              round__tournament=tournament)
+    if table.round.status == Round.Status.DRAFT and not permissions.is_organiser(request.user, tournament):
+        raise Http404("This round is not published yet.")
+    return table
+
+
+@login_required
+def scoresheet_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """A logged-in player of the table or an organiser keeps the table's live scoresheet."""
+    tournament = visible_tournament(request, slug)
+    table = _published_table(tournament, table_id, request=request)
+    if not can_keep_scoresheet(request.user, None, table):
+        raise PermissionDenied(_("Only a player of this table or an organiser may keep its scoresheet."))
+    return _sheet_page(request, tournament=tournament, table=table, token=None)
+
+
+def token_scoresheet_page(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+    """A player with a private report link keeps the scoresheet of one of their tables."""
+    entrant = permissions.entrant_for_token(token)
+    if entrant is None:
+        raise Http404("This report link is not valid.")
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id,
+                              round__tournament_id=entrant.tournament_id)
+    if table.round.status == Round.Status.DRAFT or not can_keep_scoresheet(None, token, table):
+        raise Http404("This table is not one of yours.")
+    return _sheet_page(request, tournament=entrant.tournament, table=table, token=token)
