@@ -1,0 +1,105 @@
+"""Knockout rules the organiser meets: a stage of group winners only, what each bad request says,
+round names, and the checks on a finished round's results."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.pairing import (
+    PairingError,
+    PairingRequest,
+    knockout_bracket,
+    knockout_next_round,
+    knockout_places,
+    stage_knockout,
+)
+from tournaments.pairing.simulation import fake_entrants
+
+GROUPS = [[11, 12, 13], [21, 22, 23], [31, 32, 33], [41, 42, 43]]
+
+
+def first_round_pairs(bracket) -> set[frozenset[int]]:
+    return {frozenset(table.entrant_ids) for table in bracket.first_round.tables}
+
+
+def test_a_knockout_of_group_winners_only_seeds_them_in_group_order() -> None:
+    # one qualifier per group: A1, B1, C1, D1 are seeds 1-4, so A1 v D1 and B1 v C1
+    bracket = stage_knockout(GROUPS, qualifiers=1)
+    assert bracket.seeding == (11, 21, 31, 41)
+    assert first_round_pairs(bracket) == {frozenset((11, 41)), frozenset((21, 31))}
+    assert [r.name for r in bracket.rounds] == ["Semi-finals", "Final"]
+    # two group winners play the final at once
+    final_only = stage_knockout(GROUPS[:2], qualifiers=1, third_place=False)
+    assert [r.name for r in final_only.rounds] == ["Final"]
+    assert first_round_pairs(final_only) == {frozenset((11, 21))}
+
+
+@pytest.mark.parametrize(
+    ("standings", "qualifiers", "message"),
+    [
+        (GROUPS, 0, "At least one entrant per standings list must qualify."),
+        ([], 1, "No standings given."),
+        ([[1, 2, 3], [4]], 2, "Standings list 2 has 1 entrants; 2 should qualify."),
+        ([[1, 2], [2, 3]], 2, "An entrant appears in two standings lists."),
+    ],
+)
+def test_a_bad_stage_knockout_says_what_is_wrong(standings, qualifiers, message) -> None:
+    with pytest.raises(PairingError) as raised:
+        stage_knockout(standings, qualifiers=qualifiers)
+    assert str(raised.value) == message
+
+
+def test_a_bad_bracket_request_says_what_is_wrong() -> None:
+    def bracket(count: int, size: int, advance: int):
+        return knockout_bracket(PairingRequest(entrants=fake_entrants(count), table_size=size), advance=advance)
+
+    with pytest.raises(PairingError, match=r"^Between 1 and 1 entrants can advance from a table of 2, not 2\.$"):
+        bracket(8, 2, 2)
+    with pytest.raises(PairingError, match=r"^Between 1 and 3 entrants can advance from a table of 4, not 0\.$"):
+        bracket(8, 4, 0)
+    with pytest.raises(PairingError, match=r"^A knockout needs at least 2 entrants\.$"):
+        bracket(1, 2, 1)
+    # the largest possible advance is fine, and so is the smallest field
+    assert len(bracket(8, 4, 2).rounds) == 2  # 2 tables of 4, then the final
+    assert [r.name for r in bracket(2, 2, 1).rounds] == ["Final"]
+
+
+def test_round_names_count_the_main_tables() -> None:
+    rounds = knockout_bracket(PairingRequest(entrants=fake_entrants(32), table_size=2), third_place=False).rounds
+    assert [r.name for r in rounds] == ["Round of 32", "Round of 16", "Quarter-finals", "Semi-finals", "Final"]
+    four = knockout_bracket(PairingRequest(entrants=fake_entrants(64), table_size=4), advance=2).rounds
+    assert [r.name for r in four] == ["Round of 64", "Round of 32", "Quarter-finals", "Semi-finals", "Final"]
+
+
+def test_results_of_a_finished_round_are_checked_table_by_table() -> None:
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(8), table_size=2))
+    drawn = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    with pytest.raises(PairingError, match=r"^Round 1 has no table 9\.$"):
+        knockout_next_round(bracket, {**drawn, 9: (1, 2)}, round_number=1)
+    with pytest.raises(PairingError, match=r"^Round 1, table 1: give all 2 entrants once, in finishing order\.$"):
+        knockout_next_round(bracket, {**drawn, 1: (drawn[1][0],)}, round_number=1)
+    with pytest.raises(PairingError, match=r"^Round 1, table 1: give all 2 entrants once"):
+        knockout_next_round(bracket, {**drawn, 1: (drawn[1][0], drawn[1][0])}, round_number=1)
+    with pytest.raises(PairingError, match=r"^This bracket has rounds 1 to 3, not 4\.$"):
+        knockout_next_round(bracket, drawn, round_number=4)
+    with pytest.raises(PairingError, match=r"^This bracket has rounds 1 to 3, not 0\.$"):
+        knockout_next_round(bracket, drawn, round_number=0)
+    # round 2: the winners of tables 1+2 and 3+4 meet; an entrant given at both tables is refused
+    semis = knockout_next_round(bracket, drawn, round_number=1)
+    one, two = (t.entrant_ids for t in semis.tables)
+    with pytest.raises(PairingError, match=r"^Round 2: an entrant finished at two tables\.$"):
+        knockout_next_round(bracket, {1: one, 2: (one[0], two[1])}, round_number=2)
+    final = knockout_next_round(bracket, {1: one, 2: two}, round_number=2)
+    # the final holds the winners, the third-place table the losers of the semi-finals
+    assert [set(t.entrant_ids) for t in final.tables] == [{one[0], two[0]}, {one[1], two[1]}]
+    assert [t.number for t in final.tables] == [1, 2]
+
+
+def test_places_of_a_finished_knockout_of_four() -> None:
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2))
+    semis = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    assert semis == {1: (1, 4), 2: (2, 3)}
+    # nobody's place is known after the semi-finals: everybody plays once more
+    assert knockout_places(bracket, {1: semis}) == {}
+    places = knockout_places(bracket, {1: semis, 2: {1: (2, 1), 2: (4, 3)}})
+    assert places == {2: (1, 1), 1: (2, 2), 4: (3, 3), 3: (4, 4)}

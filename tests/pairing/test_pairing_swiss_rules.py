@@ -1,0 +1,94 @@
+"""Swiss rules that only show on particular fields: the bye that would force a rematch, the second-bye
+warning, and fields of more than one block (over 48 entrants) whose blocks cannot be paired alone."""
+
+from __future__ import annotations
+
+from tournaments.pairing import PairingEntrant, PairingRequest, swiss_pair
+from tournaments.pairing.costs import PairCosts
+from tournaments.pairing.swiss import finish_round, match_pairs
+
+
+def pairs(*pairs: tuple[int, int]) -> frozenset[frozenset[int]]:
+    return frozenset(frozenset(pair) for pair in pairs)
+
+
+# Six entrants played three rounds, then entrant 6 withdrew; nobody has had a bye yet.
+#   r1: 1-2 3-4 5-6   r2: 1-3 2-5 4-6   r3: 1-4 2-6 3-5
+FIVE_MET = pairs((1, 2), (3, 4), (1, 3), (2, 5), (1, 4), (3, 5))
+FIVE = tuple(PairingEntrant(id=i, score=float(6 - i), rank=i) for i in range(1, 6))
+
+
+def test_a_due_bye_that_forces_a_rematch_passes_to_the_next_candidate() -> None:
+    # The bye is due to 5 (lowest ranked), but then 1, who has met 2, 3 and 4, must meet one of them
+    # again. With the bye on 4 instead: 1-5 and 2-3, no rematch.
+    result = swiss_pair(PairingRequest(entrants=FIVE, table_size=2, round_number=4, met_pairs=FIVE_MET))
+    assert result.byes == (4,)
+    assert sorted(sorted(table.entrant_ids) for table in result.tables) == [[1, 5], [2, 3]]
+    assert result.rematches == 0
+    assert result.warnings == ()
+
+
+def test_the_due_bye_stands_when_every_candidate_forces_a_rematch_alike() -> None:
+    # Everybody has met everybody: every bye leaves two rematches, so the due bye (5) stands.
+    everyone = pairs(*((a, b) for a in range(1, 6) for b in range(a + 1, 6)))
+    result = swiss_pair(PairingRequest(entrants=FIVE, table_size=2, round_number=5, met_pairs=everyone))
+    assert result.byes == (5,)
+    assert result.rematches == 2
+
+
+def test_second_bye_warning_names_only_a_bye_given_while_others_have_had_fewer() -> None:
+    entrants = (
+        PairingEntrant(id=1, score=2), PairingEntrant(id=2, score=1, byes=1), PairingEntrant(id=3, byes=1),
+        PairingEntrant(id=4, byes=0),
+    )
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=3)
+    costs = PairCosts(request)
+    # 3 has had a bye and 1 and 4 have not: warned, naming 3
+    warned = finish_round([[1, 4]], [3], request, costs)
+    # 4 and 2 get byes, 2 for the second time while 1 and 3... 3 has one too, but 1 has none
+    assert [(w.code, w.entrant_ids) for w in warned.warnings] == [("second_bye", (3,))]
+    # a first bye, or a second one when everybody playing has had one: no warning
+    assert finish_round([[1, 2]], [4], request, costs).warnings == ()
+    level = PairingRequest(entrants=entrants[1:3] + (PairingEntrant(id=5, byes=1),), table_size=2)
+    assert finish_round([[2, 5]], [3], level, PairCosts(level)).warnings == ()
+
+
+# Fields of more than one block: 48 entrants on 1 point, 24 on 0 (blocks 1-48 and 49-72).
+def field(met: frozenset[frozenset[int]]) -> tuple[list[int], PairCosts]:
+    entrants = tuple(PairingEntrant(id=i, score=1.0 if i <= 48 else 0.0, rank=i) for i in range(1, 73))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=5, met_pairs=met)
+    return [entrant.id for entrant in entrants], PairCosts(request)
+
+
+def met_all_but_each_other(trio: tuple[int, int, int], others: range) -> frozenset[frozenset[int]]:
+    return pairs(*((a, b) for a in trio for b in others if b not in trio))
+
+
+def check(tables: list[list[int]], costs: PairCosts) -> tuple[int, int]:
+    assert sorted(entrant for table in tables for entrant in table) == list(range(1, 73))
+    rematches = sum(costs.is_rematch(a, b) for a, b in tables)
+    floats = sum(costs.scores[a] != costs.scores[b] for a, b in tables)
+    return rematches, floats
+
+
+def test_a_block_without_a_rematch_free_pairing_is_merged_with_the_next_block() -> None:
+    # 1, 2 and 3 have met every other entrant of the first block: only two of them can pair with each
+    # other, so the first block alone has no rematch-free pairing and takes in the second.
+    ids, costs = field(met_all_but_each_other((1, 2, 3), range(1, 49)))
+    tables = match_pairs(ids, costs)
+    # one of the trio and one more 1-point entrant float down: two tables across the score groups
+    assert check(tables, costs) == (0, 2)
+
+
+def test_a_last_block_without_a_rematch_free_pairing_reopens_the_block_before_it() -> None:
+    ids, costs = field(met_all_but_each_other((70, 71, 72), range(49, 73)))
+    tables = match_pairs(ids, costs)
+    assert check(tables, costs) == (0, 2)
+
+
+def test_a_rematch_only_when_the_whole_field_has_no_pairing_without_one() -> None:
+    # 70, 71 and 72 have met everybody but each other: one of them must meet somebody again, once
+    ids, costs = field(met_all_but_each_other((70, 71, 72), range(1, 73)))
+    tables = match_pairs(ids, costs)
+    rematches, _ = check(tables, costs)
+    assert rematches == 1

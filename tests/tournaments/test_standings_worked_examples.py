@@ -1,0 +1,110 @@
+"""A second hand-worked standings example: a draw, four opponents each, a two-way tie and an entrant
+below the opponents' match-win floor (pure functions, no database).
+
+Six entrants, four rounds of two-entrant games, 2 match points for a win and 1 each for a draw:
+
+    r1: 1-2 8:3   3-4 5:5 (draw)   5-6 8:1
+    r2: 1-3 8:6   5-2 8:4          4-6 8:2
+    r3: 1-4 8:6   2-6 8:0          5-3 8:2
+    r4: 5-1 8:7   2-4 8:5          3-6 8:3
+
+Match points: 1: 6, 2: 4, 3: 3 (draw + win), 4: 3 (draw + win), 5: 8, 6: 0.
+Opponents (their points):  1: 2 3 4 5 (4 3 3 8)   2: 1 5 6 4 (6 8 0 3)   3: 4 1 5 6 (3 6 8 0)
+                           4: 3 6 1 2 (3 0 6 4)   5: 6 2 3 1 (0 4 3 6)   6: 5 4 2 3 (8 3 4 3)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.standings import GameLine, PlayedGame, compute_standings, placing_match_points, placings_from_scores
+
+
+def duel(key: int, a: int, b: int, score_a: int, score_b: int) -> PlayedGame:
+    placings = placings_from_scores([score_a, score_b], None)
+    points = placing_match_points(placings, [2, 0])
+    return PlayedGame(
+        key=key,
+        lines=(GameLine(a, placings[0], points[0], score_a), GameLine(b, placings[1], points[1], score_b)),
+        max_points=2,
+    )
+
+
+GAMES = [
+    duel(1, 1, 2, 8, 3), duel(2, 3, 4, 5, 5), duel(3, 5, 6, 8, 1),
+    duel(4, 1, 3, 8, 6), duel(5, 5, 2, 8, 4), duel(6, 4, 6, 8, 2),
+    duel(7, 1, 4, 8, 6), duel(8, 2, 6, 8, 0), duel(9, 5, 3, 8, 2),
+    duel(10, 5, 1, 8, 7), duel(11, 2, 4, 8, 5), duel(12, 3, 6, 8, 3),
+]
+IDS = [1, 2, 3, 4, 5, 6]
+
+
+def column(order: list[str], code: str) -> list[float]:
+    rows = {row.entrant_id: row for row in compute_standings(IDS, GAMES, order)}
+    return [rows[i].values[code] for i in IDS]
+
+
+def test_a_draw_gives_each_side_half_the_points() -> None:
+    assert placing_match_points(placings_from_scores([5, 5], None), [2, 0]) == (1.0, 1.0)
+    assert column(["match_points"], "match_points") == [6, 4, 3, 3, 8, 0]
+
+
+def test_marble_difference_counts_a_draw_as_zero() -> None:
+    # 1: +5 +2 +2 -1; 2: -5 -4 +8 +3; 3: 0 -2 -6 +5; 4: 0 +6 -2 -3; 5: +7 +4 +6 +1; 6: -7 -6 -8 -5
+    assert column(["match_points"], "marble_difference") == [8, 2, -3, 1, 18, -26]
+
+
+def test_median_buchholz_drops_only_the_best_and_the_worst_of_four_opponents() -> None:
+    assert column(["match_points"], "buchholz") == [18, 17, 17, 13, 13, 18]
+    # 1: [3 3 4 8] -> 3 + 4; 2: [0 3 6 8] -> 9; 3: [0 3 6 8] -> 9; 4: [0 3 4 6] -> 7; 5: 7; 6: [3 3 4 8] -> 7
+    assert column(["match_points"], "median_buchholz") == [7, 9, 9, 7, 7, 7]
+
+
+def test_sonneborn_berger_counts_a_drawn_opponent_at_half() -> None:
+    # 1 beat 2, 3, 4: 4 + 3 + 3; 2 beat 6, 4: 0 + 3; 3 drew 4 (3 / 2) and beat 6 (0); 4 likewise;
+    # 5 beat everyone: 0 + 4 + 3 + 6; 6 beat nobody
+    assert column(["match_points"], "sonneborn_berger") == [10, 3, 1.5, 1.5, 13, 0]
+
+
+def test_head_to_head_counts_a_draw_as_half_and_leaves_the_pair_tied() -> None:
+    rows = {row.entrant_id: row for row in compute_standings(IDS, GAMES, ["match_points", "head_to_head"])}
+    assert rows[3].values["head_to_head"] == 0.5 and rows[4].values["head_to_head"] == 0.5
+    # entrants alone in their group after match points are not compared with anybody
+    assert [rows[i].values["head_to_head"] for i in (1, 2, 5, 6)] == [0, 0, 0, 0]
+    assert [(rows[i].rank, rows[i].shared_rank) for i in IDS] == [
+        (2, False), (3, False), (4, True), (4, True), (1, False), (6, False)
+    ]
+
+
+def test_rows_come_in_rank_order_and_a_two_way_tie_is_marked_on_both_rows_only() -> None:
+    rows = compute_standings(IDS, GAMES, ["match_points", "sonneborn_berger"])
+    assert [(row.entrant_id, row.rank, row.shared_rank) for row in rows] == [
+        (5, 1, False), (1, 2, False), (2, 3, False), (3, 4, True), (4, 4, True), (6, 6, False)
+    ]
+    assert [row.games_played for row in rows] == [4, 4, 4, 4, 4, 4]
+
+
+def test_a_later_tiebreak_separates_the_pair_and_nobody_shares_a_rank() -> None:
+    rows = compute_standings(IDS, GAMES, ["match_points", "marble_difference"])
+    assert [(row.entrant_id, row.rank, row.shared_rank) for row in rows] == [
+        (5, 1, False), (1, 2, False), (2, 3, False), (4, 4, False), (3, 5, False), (6, 6, False)
+    ]
+
+
+def test_opponents_match_win_pct_lifts_a_pointless_opponent_to_one_third() -> None:
+    # win%: 1: 6/8, 2: 4/8, 3: 3/8, 4: 3/8, 5: 8/8, 6: 0/8 -> raised to the floor 1/3
+    third = 1 / 3
+    expected = [
+        (0.5 + 0.375 + 0.375 + 1) / 4,
+        (0.75 + 1 + third + 0.375) / 4,
+        (0.375 + 0.75 + 1 + third) / 4,
+        (0.375 + third + 0.75 + 0.5) / 4,
+        (third + 0.5 + 0.375 + 0.75) / 4,
+        (1 + 0.375 + 0.5 + 0.375) / 4,
+    ]
+    assert column(["match_points"], "opponents_match_win_pct") == pytest.approx(expected, abs=1e-6)
+
+
+def test_games_won_counts_games_finished_in_first_place_a_shared_first_included() -> None:
+    # compute.py: "games finished in first place"; the draw 3-4 is a first place shared by both
+    assert column(["match_points"], "games_won") == [3, 2, 2, 2, 4, 0]
