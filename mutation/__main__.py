@@ -96,13 +96,21 @@ def prepare(target: Target) -> None:
     (target.work / "setup.cfg").write_text("\n".join(lines))
 
 
-def mutmut(target: Target, *args: str) -> None:
+def mutmut(target: Target, *args: str, generate_only: bool = False) -> None:
     env = {key: value for key, value in os.environ.items() if key not in SERVICE_VARIABLES}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     command = [str(MUTMUT), *args]
-    completed = subprocess.run(command, cwd=target.work, env=env, check=False)
-    if completed.returncode != 0:
-        raise SystemExit(f"mutmut {' '.join(args[:2])} failed for {target.name} (exit {completed.returncode})")
+    if not generate_only:
+        completed = subprocess.run(command, cwd=target.work, env=env, check=False)
+        if completed.returncode != 0:
+            raise SystemExit(f"mutmut {' '.join(args)} failed for {target.name} (exit {completed.returncode})")
+        return
+    # mutmut has no "generate only" command: `run` with a name no mutant has generates the mutants,
+    # records which test reaches which function, and then stops with "nothing matches".
+    completed = subprocess.run(command, cwd=target.work, env=env, check=False, capture_output=True, text=True)
+    if "nothing matches" not in completed.stderr or not target.meta.exists():
+        sys.stderr.write(completed.stdout[-4000:] + completed.stderr[-4000:])
+        raise SystemExit(f"mutmut could not generate the mutants of {target.name}")
 
 
 def statuses(target: Target) -> dict[str, str]:
@@ -120,7 +128,8 @@ def run_target(target: Target, sample: int, seed: int) -> None:
     started = time.monotonic()
     if sample:
         # generate the mutants and the test map without running any mutant, then run a sample
-        mutmut(target, "run", "--max-children", "1", f"{target.module}.x_no_such_function__mutmut_*")
+        mutmut(target, "run", "--max-children", "1", f"{target.module}.x_no_such_function__mutmut_*",
+               generate_only=True)
         names = sorted(statuses(target))
         chosen = sorted(random.Random(seed).sample(names, min(sample, len(names))))
         print(f"[{target.name}] {len(chosen)} of {len(names)} mutants (seed {seed})", flush=True)

@@ -108,3 +108,56 @@ def test_opponents_match_win_pct_lifts_a_pointless_opponent_to_one_third() -> No
 def test_games_won_counts_games_finished_in_first_place_a_shared_first_included() -> None:
     # compute.py: "games finished in first place"; the draw 3-4 is a first place shared by both
     assert column(["match_points"], "games_won") == [3, 2, 2, 2, 4, 0]
+
+
+# ---------------------------------------------------------------- smaller rules, each on its own
+
+
+def test_the_winner_is_placed_first_whatever_the_scores() -> None:
+    # a TAC game is won by the side that brings its marbles home first, not by the higher score
+    assert placings_from_scores([3, 8], 0) == (1, 2)
+    assert placings_from_scores([8, 8], 1) == (2, 1)
+    assert placings_from_scores([8, 8, 2], None) == (1, 1, 3)
+    assert placings_from_scores([2, 8, 8], 0) == (1, 2, 2)
+
+
+def test_unknown_and_repeated_tiebreaks_are_named_in_the_error() -> None:
+    from tournaments.standings import TIEBREAKS, StandingsError
+
+    with pytest.raises(StandingsError) as raised:
+        compute_standings([1], [], ["match_points", "coin_toss", "dice"])
+    assert str(raised.value) == f"Unknown tiebreak(s): coin_toss, dice. Known: {', '.join(TIEBREAKS)}."
+    with pytest.raises(StandingsError) as raised:
+        compute_standings([1], [], ["buchholz", "match_points", "buchholz"])
+    assert str(raised.value) == "A tiebreak appears twice in the order."
+    assert compute_standings([1], [], [])[0].rank == 1  # an empty order ranks everybody equal
+
+
+def test_two_byes_add_up_in_points_and_marble_difference() -> None:
+    def bye(key: int) -> PlayedGame:
+        return PlayedGame(key=key, lines=(GameLine(9, 1, 2.0, 8.0),), max_points=2, is_bye=True,
+                          score_against_bye=5)
+
+    (row,) = compute_standings([9], [bye(1), bye(2)], ["match_points"])
+    assert (row.values["match_points"], row.values["marble_difference"], row.games_played) == (4, 6, 2)
+    # byes give no match-win percentage to count: nobody met, so no opponents' percentage either
+    assert row.values["opponents_match_win_pct"] == 0 and row.values["games_won"] == 0
+
+
+def test_win_percentage_over_one_point_games_and_fractional_buchholz() -> None:
+    # Three-entrant tables worth 1 point for first place: a shared first place splits it (0.5 each).
+    def table(key: int, lines: list[tuple[int, int]]) -> PlayedGame:
+        placings = [placing for _, placing in lines]
+        points = placing_match_points(placings, [1, 0, 0])
+        return PlayedGame(key=key, lines=tuple(GameLine(e, p, m) for (e, p), m in zip(lines, points, strict=True)),
+                          max_points=1)
+
+    games = [table(1, [(1, 1), (2, 1), (3, 3)]), table(2, [(4, 1), (5, 2), (6, 3)])]
+    rows = {row.entrant_id: row.values for row in compute_standings([1, 2, 3, 4, 5, 6], games, ["match_points"])}
+    assert [rows[i]["match_points"] for i in (1, 2, 3, 4, 5, 6)] == [0.5, 0.5, 0, 1, 0, 0]
+    assert rows[3]["buchholz"] == 1.0 and rows[1]["buchholz"] == 0.5
+    # 1's win% is 0.5 / 1; 3's opponents 1 and 2 have 0.5 each; 5's opponents: 4 (1.0) and 6 (floor 1/3)
+    assert rows[3]["opponents_match_win_pct"] == 0.5
+    assert rows[5]["opponents_match_win_pct"] == pytest.approx((1 + 1 / 3) / 2, abs=1e-6)
+    # sharing the first place is a draw between the two: half of the other's points each
+    assert rows[1]["sonneborn_berger"] == 0.25 and rows[1]["games_won"] == 1
