@@ -45,6 +45,7 @@ class Target:
     path: str
     tests: tuple[str, ...]
     sample: int
+    markers: str  # pytest -m expression choosing among the tests ("" = the suite's default)
 
     @property
     def module(self) -> str:
@@ -63,7 +64,8 @@ def load_targets() -> dict[str, Target]:
     data = tomllib.loads(TARGETS.read_text())
     default_sample = int(data.get("defaults", {}).get("sample", 0))
     return {
-        name: Target(name, spec["path"], tuple(spec["tests"]), int(spec.get("sample", default_sample)))
+        name: Target(name, spec["path"], tuple(spec["tests"]), int(spec.get("sample", default_sample)),
+                     spec.get("markers", ""))
         for name, spec in data["modules"].items()
     }
 
@@ -89,6 +91,7 @@ def prepare(target: Target) -> None:
         *(f"    {entry}" for entry in others if (ROOT / entry).exists()),
         "pytest_add_cli_args_test_selection =",
         *(f"    {test}" for test in target.tests),
+        *(["    -m", f"    not slow and ({target.markers})"] if target.markers else []),
         "use_git_change_detection = false",
         "use_setproctitle = false",
         "",

@@ -161,3 +161,22 @@ def test_win_percentage_over_one_point_games_and_fractional_buchholz() -> None:
     assert rows[5]["opponents_match_win_pct"] == pytest.approx((1 + 1 / 3) / 2, abs=1e-6)
     # sharing the first place is a draw between the two: half of the other's points each
     assert rows[1]["sonneborn_berger"] == 0.25 and rows[1]["games_won"] == 1
+
+
+def test_values_are_given_to_six_decimals() -> None:
+    # Three entrants share the first place of a table worth 1 point: a third of a point each.
+    # Buchholz (and median Buchholz, with fewer than 3 opponents the same) is two thirds;
+    # Sonneborn-Berger half of each opponent's third, twice: one third.
+    game = PlayedGame(key=1, lines=tuple(GameLine(e, 1, 1 / 3) for e in (1, 2, 3)), max_points=1)
+    for row in compute_standings([1, 2, 3], [game], ["match_points"]):
+        assert row.values["match_points"] == 0.333333
+        assert row.values["buchholz"] == row.values["median_buchholz"] == 0.666667
+        assert row.values["sonneborn_berger"] == 0.333333
+        assert row.values["opponents_match_win_pct"] == 0.333333
+
+
+def test_placings_beyond_the_points_table_score_nothing() -> None:
+    # points for the first two places only: third and fourth get 0, a tie for third shares 0
+    assert placing_match_points([1, 2, 3, 4], [2, 1]) == (2.0, 1.0, 0.0, 0.0)
+    assert placing_match_points([1, 2, 3, 3], [3, 2]) == (3.0, 2.0, 0.0, 0.0)
+    assert placing_match_points([1, 2, 2], [3, 2]) == (3.0, 1.0, 1.0)
