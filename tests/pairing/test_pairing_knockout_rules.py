@@ -103,3 +103,35 @@ def test_places_of_a_finished_knockout_of_four() -> None:
     assert knockout_places(bracket, {1: semis}) == {}
     places = knockout_places(bracket, {1: semis, 2: {1: (2, 1), 2: (4, 3)}})
     assert places == {2: (1, 1), 1: (2, 2), 4: (3, 3), 3: (4, 4)}
+
+
+def test_the_round_is_inferred_when_round_one_and_the_final_share_table_numbers() -> None:
+    # 4 entrants: the semi-finals are tables 1 and 2, and so are the final and the third-place table.
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2))
+    semis = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    # the entrants drawn at round 1: these are the semi-final results, and the final follows
+    final = knockout_next_round(bracket, semis)
+    assert [set(t.entrant_ids) for t in final.tables] == [{1, 2}, {4, 3}]
+    # other entrants at the same table numbers: the final's results, and the bracket is complete
+    with pytest.raises(PairingError) as raised:
+        knockout_next_round(bracket, {1: (2, 1), 2: (3, 4)})
+    assert str(raised.value) == "The final has been played: the bracket is complete."
+
+
+def test_entrants_not_given_sit_as_newcomers_when_seats_are_balanced() -> None:
+    from tournaments.pairing import PairingEntrant
+
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2), third_place=False)
+    semis = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    # only entrant 2's seat history is known: it sat first three times, so it now sits second
+    final = knockout_next_round(bracket, semis, round_number=1,
+                                entrants=(PairingEntrant(id=2, seat_counts=(3, 0)),))
+    assert [t.entrant_ids for t in final.tables] == [(1, 2)]
+
+
+def test_a_stage_knockout_without_a_third_place_table() -> None:
+    with_third = stage_knockout(GROUPS, qualifiers=1)
+    without = stage_knockout(GROUPS, qualifiers=1, third_place=False)
+    assert [t.kind for t in with_third.rounds[-1].tables] == ["main", "third_place"]
+    assert [t.kind for t in without.rounds[-1].tables] == ["main"]
+    assert without.third_place is False
