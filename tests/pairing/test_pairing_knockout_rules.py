@@ -135,3 +135,42 @@ def test_a_stage_knockout_without_a_third_place_table() -> None:
     assert [t.kind for t in with_third.rounds[-1].tables] == ["main", "third_place"]
     assert [t.kind for t in without.rounds[-1].tables] == ["main"]
     assert without.third_place is False
+
+
+def test_round_two_is_fed_by_neighbouring_tables_of_round_one() -> None:
+    from tournaments.pairing.values import BracketSource
+
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(16), table_size=2))
+    first = bracket.rounds[0].tables
+    assert [t.position for t in first] == list(range(1, 9))
+    assert [tuple(sorted(t.seeds)) for t in first[:2]] == [(1, 16), (8, 9)]
+    # the winners of 1 v 16 and 8 v 9 meet, then those of 4 v 13 and 5 v 12, ...
+    assert [t.sources for t in bracket.rounds[1].tables] == [
+        (BracketSource(2 * i + 1, 1), BracketSource(2 * i + 2, 1)) for i in range(4)
+    ]
+
+
+def test_round_one_of_the_bracket_shows_the_seat_order_and_the_seeds_of_the_pairing() -> None:
+    from tournaments.pairing import PairingEntrant
+
+    # seed 1 has always sat first: the seat balance puts it second at its table
+    entrants = tuple(PairingEntrant(id=i, seed=i, seat_counts=(5, 0) if i == 1 else ()) for i in range(1, 5))
+    bracket = knockout_bracket(PairingRequest(entrants=entrants, table_size=2))
+    played = {t.number: t.entrant_ids for t in bracket.first_round.tables}
+    assert played[1] == (4, 1)
+    for table in bracket.rounds[0].tables:
+        assert table.entrant_ids == played[table.number]
+        assert table.seeds == tuple(bracket.seeding.index(e) + 1 for e in table.entrant_ids)
+    assert bracket.rounds[0].tables[0].seeds == (4, 1)
+
+
+def test_a_first_round_table_with_no_more_entrants_than_advance_is_not_played() -> None:
+    # 10 entrants at tables of 4, 2 advancing: 16 slots dealt 1 8 9 16 | 4 5 12 13 | 2 7 10 15 |
+    # 3 6 11 14; without seeds 11-16 the tables hold 3, 2, 3 and 2 entrants, and at the tables of 2
+    # both advance without playing
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(10), table_size=4), advance=2)
+    assert [(t.seeds, t.number) for t in bracket.rounds[0].tables] == [
+        ((1, 8, 9), 1), ((4, 5), None), ((2, 7, 10), 2), ((3, 6), None)
+    ]
+    assert sorted(bracket.first_round.byes) == [3, 4, 5, 6]
+    assert [len(t.entrant_ids) for t in bracket.first_round.tables] == [3, 3]
