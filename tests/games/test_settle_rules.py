@@ -88,3 +88,10 @@ def test_result_matches_every_line_or_nothing() -> None:
     assert not settle.result_matches(PLACINGS, [LINES[0], {**LINES[1], "is_winner": True}])
     assert not settle.result_matches({**PLACINGS, "winner": None}, LINES)
     assert not settle.result_matches(PLACINGS, [*LINES, {**LINES[1], "entrant": 3}])
+
+
+def test_a_tock_seat_missing_from_the_final_position_counts_as_no_marble_home() -> None:
+    # seat 1 has 0 marbles home and seat 2 is missing from home_count: both share second place
+    tock = settle.table_result(profile=profile_for("tock", {"mode": "ffa", "seats": 3}), derived={"winners": [0]},
+                               seat_entrants=[5, 6, 7], snapshot={"home_count": [4, 0]})
+    assert tock is not None and tock["placings"] == {5: 1, 6: 2, 7: 2}
