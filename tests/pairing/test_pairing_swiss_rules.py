@@ -92,3 +92,24 @@ def test_a_rematch_only_when_the_whole_field_has_no_pairing_without_one() -> Non
     tables = match_pairs(ids, costs)
     rematches, _ = check(tables, costs)
     assert rematches == 1
+
+
+def blocks_of(scores: list[float]) -> list[tuple[int, int]]:
+    from tournaments.pairing.swiss import _blocks
+
+    entrants = tuple(PairingEntrant(id=i, score=score) for i, score in enumerate(scores, start=1))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=3)
+    return [(block[0], block[-1]) for block in _blocks([e.id for e in entrants], PairCosts(request))]
+
+
+def test_blocks_hold_48_to_80_entrants_and_end_between_score_groups() -> None:
+    # an even block of at least 48 ends where the score changes
+    assert blocks_of([1.0] * 48 + [0.0] * 24) == [(1, 48), (49, 72)]
+    assert blocks_of([1.0] * 50 + [0.0] * 30) == [(1, 50), (51, 80)]
+    # an odd count at the score change: the block runs on to the next even count that ends a group
+    assert blocks_of([2.0] * 49 + [1.0] * 3 + [0.0] * 28) == [(1, 52), (53, 80)]
+    # one score group: blocks of 80; a rest of fewer than 24 joins the block before it
+    assert blocks_of([0.0] * 130) == [(1, 80), (81, 130)]
+    assert blocks_of([0.0] * 100) == [(1, 100)]
+    assert blocks_of([0.0] * 104) == [(1, 80), (81, 104)]
+    assert blocks_of([0.0] * 46) == [(1, 46)]
