@@ -33,7 +33,7 @@ TARGETS = Path(os.environ.get("MUTATION_TARGETS") or Path(__file__).resolve().pa
 WORK = ROOT / ".mutation"
 MUTMUT = Path(sys.executable).parent / "mutmut"
 # Linked into every work directory: what the tests import or read.
-PROJECT_ENTRIES = ("config", "games", "rules", "tournaments", "templates", "locale", "static", "tests",
+PROJECT_ENTRIES = ("config", "games", "rules", "tournaments", "templates", "locale", "static", "tests", "docs",
                    "benchmarks", "manage.py", "pyproject.toml")
 SERVICE_VARIABLES = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "REQUIRE_SERVICES", "CI")
 KILLED = {"killed", "timeout", "segfault"}  # a timeout or a crash is a change the tests notice
