@@ -57,7 +57,7 @@ def test_updates_name_each_player_with_its_team_rank_and_rating_before() -> None
     assert [(u.player_id, u.team_index, u.rank, u.before) for u in outcome.updates] == [
         (1, 0, 2, INITIAL), (2, 1, 1, Rating(30.0, 4.0)), (3, 1, 1, INITIAL)
     ]
-    assert INITIAL == Rating(25.0, 25 / 3)
+    assert Rating(25.0, 25 / 3) == INITIAL
     # the winning team gains, the loser loses, and everybody's uncertainty shrinks
     after = {u.player_id: u.after for u in outcome.updates}
     assert after[1].mu < 25.0 and after[2].mu > 30.0 and after[3].mu > 25.0

@@ -17,7 +17,13 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.standings import GameLine, PlayedGame, compute_standings, placing_match_points, placings_from_scores
+from tournaments.standings import (
+    GameLine,
+    PlayedGame,
+    compute_standings,
+    placing_match_points,
+    placings_from_scores,
+)
 
 
 def duel(key: int, a: int, b: int, score_a: int, score_b: int) -> PlayedGame:
