@@ -1,11 +1,11 @@
-# The front door: make run | test | lint | bench
+# The front door: make run | test | lint | bench | mutate
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 PYTEST_ARGS ?=
 
-.PHONY: venv run test lint typecheck bench demo worker clean
+.PHONY: venv run test lint typecheck bench mutate demo worker clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,8 +38,14 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	@$(PY) -m benchmarks
 
+## Mutation testing of the pure core, one module at a time (not in CI; see docs/testing.md).
+## MUTATE_ARGS: e.g. "standings swiss", "--sample 0" (all mutants), "--seed 7", "--report"
+MUTATE_ARGS ?=
+mutate: $(STAMP)
+	$(PY) -m mutation $(MUTATE_ARGS)
+
 worker: $(STAMP)
 	$(VENV)/bin/celery -A config worker -l info
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .mutation

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.models import AuditLog, Result, Round, Table, Tournament
+from tournaments.models import AuditLog, Entrant, Result, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -207,7 +207,27 @@ def test_standings_show_every_tiebreak_value(
         "Head-to-head",
     ]
     assert page.count("<tr") == 1 + tac_tournament.entrants.count()
-    assert ">5</td>" in page  # a winner's marble difference 8 - 3
+    # Round 1 by seed: 1 v 3 and 2 v 4, the first seat winning 8:3. Every row, every value: rank,
+    # entrant, games, match points, marble difference (+-5), Buchholz (the opponent's points),
+    # Sonneborn-Berger (nothing: no win against an opponent with points), head-to-head (the two
+    # winners, and the two losers, are tied but never met: 0). Winners share rank 1, losers rank 3.
+    names = dict(Entrant.objects.filter(tournament=tac_tournament).values_list("pk", "name"))
+    won = {}
+    for table in published_round.tables.filter(is_bye=False):
+        first, second = [s.entrant_id for s in table.seats.order_by("position")]
+        won.update({first: True, second: False})
+    rows = [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.S)[1:]
+    ]
+    winner, loser = ["1", "1", "2", "5", "0", "0", "0"], ["3", "1", "0", "-5", "2", "0", "0"]
+    expected = sorted(
+        [(winner if won[pk] else loser)[:1] + [name] + (winner if won[pk] else loser)[1:]
+         for pk, name in names.items()],
+        key=lambda cells: (cells[0], cells[1]),
+    )
+    assert sorted(rows, key=lambda cells: (cells[0], cells[1])) == expected
+    assert page.count('<tr class="shared">') == 4
 
 
 def test_rejected_report_is_flagged_for_the_organiser(

@@ -1,0 +1,159 @@
+"""Swiss rules that only show on particular fields: the bye that would force a rematch, the second-bye
+warning, and fields of more than one block (over 48 entrants) whose blocks cannot be paired alone."""
+
+from __future__ import annotations
+
+from tournaments.pairing import PairingEntrant, PairingRequest, swiss_pair
+from tournaments.pairing.costs import PairCosts
+from tournaments.pairing.swiss import finish_round, match_pairs
+from tournaments.pairing.values import PairingWarning
+
+
+def pairs(*pairs: tuple[int, int]) -> frozenset[frozenset[int]]:
+    return frozenset(frozenset(pair) for pair in pairs)
+
+
+# Six entrants played three rounds, then entrant 6 withdrew; nobody has had a bye yet.
+#   r1: 1-2 3-4 5-6   r2: 1-3 2-5 4-6   r3: 1-4 2-6 3-5
+FIVE_MET = pairs((1, 2), (3, 4), (1, 3), (2, 5), (1, 4), (3, 5))
+FIVE = tuple(PairingEntrant(id=i, score=float(6 - i), rank=i) for i in range(1, 6))
+
+
+def test_a_due_bye_that_forces_a_rematch_passes_to_the_next_candidate() -> None:
+    # The bye is due to 5 (lowest ranked), but then 1, who has met 2, 3 and 4, must meet one of them
+    # again. With the bye on 4 instead: 1-5 and 2-3, no rematch.
+    result = swiss_pair(PairingRequest(entrants=FIVE, table_size=2, round_number=4, met_pairs=FIVE_MET))
+    assert result.byes == (4,)
+    assert sorted(sorted(table.entrant_ids) for table in result.tables) == [[1, 5], [2, 3]]
+    assert result.rematches == 0
+    assert result.warnings == ()
+
+
+def test_the_due_bye_stands_when_every_candidate_forces_a_rematch_alike() -> None:
+    # Everybody has met everybody: every bye leaves two rematches, so the due bye (5) stands.
+    everyone = pairs(*((a, b) for a in range(1, 6) for b in range(a + 1, 6)))
+    result = swiss_pair(PairingRequest(entrants=FIVE, table_size=2, round_number=5, met_pairs=everyone))
+    assert result.byes == (5,)
+    assert result.rematches == 2
+
+
+def test_warnings_name_the_entrants_and_the_table() -> None:
+    entrants = tuple(PairingEntrant(id=i, club="Kugelblitz" if i in (3, 4) else "") for i in range(1, 7))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=2, met_pairs=pairs((1, 2)),
+                             forbidden_pairs=pairs((5, 6)), avoid_same_club=True)
+    result = finish_round([[1, 2], [3, 4], [5, 6]], [], request, PairCosts(request))
+    assert result.warnings == (
+        PairingWarning("rematch", "Entrants 1 and 2 meet again at table 1: no pairing without it.", (1, 2), 1),
+        PairingWarning("same_club", "Entrants 3 and 4 (same club) meet at table 2.", (3, 4), 2),
+        PairingWarning("forbidden_pair", "Entrants 5 and 6 (kept apart) meet at table 3.", (5, 6), 3),
+    )
+    assert result.rematches == 1
+
+
+def test_second_bye_warning_names_only_a_bye_given_while_others_have_had_fewer() -> None:
+    entrants = (
+        PairingEntrant(id=1, score=2), PairingEntrant(id=2, score=1, byes=1), PairingEntrant(id=3, byes=1),
+        PairingEntrant(id=4, byes=0),
+    )
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=3)
+    costs = PairCosts(request)
+    # 3 has had a bye and 1 and 4 have not: warned, naming 3
+    warned = finish_round([[1, 4]], [3], request, costs)
+    # 4 and 2 get byes, 2 for the second time while 1 and 3... 3 has one too, but 1 has none
+    assert warned.warnings == (
+        PairingWarning("second_bye", "Entrant 3 gets another bye although others have had fewer.", (3,)),
+    )
+    # a first bye, or a second one when everybody playing has had one: no warning
+    assert finish_round([[1, 2]], [4], request, costs).warnings == ()
+    level = PairingRequest(entrants=entrants[1:3] + (PairingEntrant(id=5, byes=1),), table_size=2)
+    assert finish_round([[2, 5]], [3], level, PairCosts(level)).warnings == ()
+
+
+# Fields of more than one block: 48 entrants on 1 point, 24 on 0 (blocks 1-48 and 49-72).
+def field(met: frozenset[frozenset[int]]) -> tuple[list[int], PairCosts]:
+    entrants = tuple(PairingEntrant(id=i, score=1.0 if i <= 48 else 0.0, rank=i) for i in range(1, 73))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=5, met_pairs=met)
+    return [entrant.id for entrant in entrants], PairCosts(request)
+
+
+def met_all_but_each_other(trio: tuple[int, int, int], others: range) -> frozenset[frozenset[int]]:
+    return pairs(*((a, b) for a in trio for b in others if b not in trio))
+
+
+def check(tables: list[list[int]], costs: PairCosts) -> tuple[int, int]:
+    assert sorted(entrant for table in tables for entrant in table) == list(range(1, 73))
+    rematches = sum(costs.is_rematch(a, b) for a, b in tables)
+    floats = sum(costs.scores[a] != costs.scores[b] for a, b in tables)
+    return rematches, floats
+
+
+def test_a_block_without_a_rematch_free_pairing_is_merged_with_the_next_block_only() -> None:
+    # Three blocks: 48 entrants on 2 points, 48 on 1, 24 on 0. 1, 2 and 3 have met every other
+    # entrant of the first block: only two of them can pair with each other, so the first block has
+    # no rematch-free pairing alone and takes in the second; the third is paired on its own.
+    entrants = tuple(PairingEntrant(id=i, score=2.0 if i <= 48 else 1.0 if i <= 96 else 0.0, rank=i)
+                     for i in range(1, 121))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=5,
+                             met_pairs=met_all_but_each_other((1, 2, 3), range(1, 49)))
+    costs = PairCosts(request)
+    tables = match_pairs([e.id for e in entrants], costs)
+    assert sorted(entrant for table in tables for entrant in table) == list(range(1, 121))
+    assert sum(costs.is_rematch(a, b) for a, b in tables) == 0
+    # one of the trio and one more 2-point entrant float down to the 1-point group; nobody else moves
+    assert sum(costs.scores[a] != costs.scores[b] for a, b in tables) == 2
+    assert all(costs.scores[a] == costs.scores[b] == 0.0 for a, b in tables if a > 96 or b > 96)
+
+
+def test_a_last_block_without_a_rematch_free_pairing_reopens_the_block_before_it() -> None:
+    ids, costs = field(met_all_but_each_other((70, 71, 72), range(49, 73)))
+    tables = match_pairs(ids, costs)
+    assert check(tables, costs) == (0, 2)
+
+
+def test_a_rematch_only_when_the_whole_field_has_no_pairing_without_one() -> None:
+    # 70, 71 and 72 have met everybody but each other: one of them must meet somebody again, once
+    ids, costs = field(met_all_but_each_other((70, 71, 72), range(1, 73)))
+    tables = match_pairs(ids, costs)
+    rematches, _ = check(tables, costs)
+    assert rematches == 1
+
+
+def blocks_of(scores: list[float]) -> list[tuple[int, int]]:
+    from tournaments.pairing.swiss import _blocks
+
+    entrants = tuple(PairingEntrant(id=i, score=score) for i, score in enumerate(scores, start=1))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=3)
+    return [(block[0], block[-1]) for block in _blocks([e.id for e in entrants], PairCosts(request))]
+
+
+def test_blocks_hold_48_to_80_entrants_and_end_between_score_groups() -> None:
+    # an even block of at least 48 ends where the score changes
+    assert blocks_of([1.0] * 48 + [0.0] * 24) == [(1, 48), (49, 72)]
+    assert blocks_of([1.0] * 50 + [0.0] * 30) == [(1, 50), (51, 80)]
+    # an odd count at the score change: the block runs on to the next even count that ends a group
+    assert blocks_of([2.0] * 49 + [1.0] * 3 + [0.0] * 28) == [(1, 52), (53, 80)]
+    # one score group: blocks of 80; a rest of fewer than 24 joins the block before it
+    assert blocks_of([0.0] * 130) == [(1, 80), (81, 130)]
+    assert blocks_of([0.0] * 100) == [(1, 100)]
+    assert blocks_of([0.0] * 104) == [(1, 80), (81, 104)]
+    assert blocks_of([0.0] * 46) == [(1, 46)]
+
+
+def test_tables_are_listed_in_standings_order_and_seated_best_first() -> None:
+    # ids run against the standings: 4 leads, then 3, 2, 1
+    entrants = tuple(PairingEntrant(id=i, score=float(i)) for i in (4, 3, 2, 1))
+    request = PairingRequest(entrants=entrants, table_size=2, round_number=2)
+    assert match_pairs([4, 3, 2, 1], PairCosts(request)) == [[4, 3], [2, 1]]
+    result = swiss_pair(request)
+    assert [(t.number, t.entrant_ids) for t in result.tables] == [(1, (4, 3)), (2, (2, 1))]
+
+
+def test_tables_of_three_cut_down_to_tables_of_two_are_still_grouped_in_standings_order() -> None:
+    # Four entrants, tables of 3 with tables of 2 allowed: two tables of 2. Round 1 was drawn
+    # everywhere (1-3, 2-4). Tables of 3 or N are formed by grouping neighbours in the standings
+    # (1-2, 3-4), not by the minimum-cost matching of tables-of-2 Swiss (which would give 1-4, 2-3).
+    entrants = tuple(PairingEntrant(id=i, rank=i, score=1.0) for i in range(1, 5))
+    result = swiss_pair(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, round_number=2,
+                                       met_pairs=pairs((1, 3), (2, 4))))
+    assert sorted(sorted(t.entrant_ids) for t in result.tables) == [[1, 2], [3, 4]]
+    assert result.byes == ()
