@@ -124,6 +124,46 @@ def round_data(round_: Round) -> dict[str, Any]:
     }
 
 
+# --- authentication -------------------------------------------------------------------------------
+
+
+class AuthTokenApi(APIView):
+    """Exchange a username and password for the account's API token (`Authorization: Token <key>`).
+
+    Failed attempts count towards the login lockout (`tournaments.login_protection`): after
+    LOGIN_FAILURE_LIMIT failures for the account or from the client, 429 `login_locked` until the
+    lockout ends (`Retry-After`)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    class AuthTokenInput(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+    @extend_schema(request=AuthTokenInput, responses={
+        200: inline_serializer(name="AuthToken", fields={"token": serializers.CharField()}),
+        400: ERROR_SCHEMA, 429: ERROR_SCHEMA})
+    def post(self, request: Request) -> Response:
+        from django.contrib.auth import authenticate
+        from rest_framework.authtoken.models import Token
+
+        from tournaments.login_protection import lockout_message, lockout_seconds
+
+        data = _valid(self.AuthTokenInput, request.data)
+        http_request = request._request
+        user = authenticate(request=http_request, username=data["username"], password=data["password"])
+        if getattr(http_request, "axes_locked_out", False):
+            seconds = lockout_seconds(http_request)
+            return Response({"error": {"code": "login_locked", "message": lockout_message(http_request),
+                                       "details": {"retry_after": seconds}}},
+                            status=429, headers={"Retry-After": str(seconds)})
+        if user is None:
+            raise TournamentError(ErrorCode.LOGIN_FAILED, _("Unable to log in with these credentials."))
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
 # --- tournaments ----------------------------------------------------------------------------------
 
 

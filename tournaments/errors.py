@@ -32,6 +32,7 @@ class ErrorCode(StrEnum):
     RECORD_TABLE_NOT_FOUND = "record_table_not_found"
     IMPORT_TOO_LARGE = "import_too_large"
     IMPORT_UNREADABLE = "import_unreadable"
+    LOGIN_FAILED = "login_failed"
     # 403 / 404
     PERMISSION_DENIED = "permission_denied"
     NOT_FOUND = "not_found"
@@ -54,6 +55,10 @@ class ErrorCode(StrEnum):
     RESULT_CONFLICT = "result_conflict"
     CONFIRM_OWN_REPORT = "confirm_own_report"
     RECORD_DUPLICATE = "record_duplicate"
+    # raised outside services (tournaments.outages, tournaments.login_protection); a database outage
+    # is 503 "service_unavailable" (tournaments.outages), the one code that is not a TournamentError
+    WRITE_CONFLICT = "write_conflict"  # 409: a deadlock or serialization failure; nothing was written
+    LOGIN_LOCKED = "login_locked"  # 429
 
 
 HTTP_STATUS: dict[ErrorCode, int] = {
@@ -70,6 +75,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.RECORD_TABLE_NOT_FOUND: 400,
     ErrorCode.IMPORT_TOO_LARGE: 400,
     ErrorCode.IMPORT_UNREADABLE: 400,
+    ErrorCode.LOGIN_FAILED: 400,
+    ErrorCode.LOGIN_LOCKED: 429,
     ErrorCode.PERMISSION_DENIED: 403,
     ErrorCode.CONFIRM_OWN_REPORT: 403,
     ErrorCode.NOT_FOUND: 404,

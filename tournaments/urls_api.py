@@ -2,14 +2,13 @@
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from tournaments import apis, exports
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", apis.AuthTokenApi.as_view(), name="api-token"),
     path("tournaments/", apis.TournamentListCreateApi.as_view(), name="api-tournaments"),
     path("tournaments/<slug:slug>/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
     path("tournaments/<slug:slug>/finish/", apis.TournamentFinishApi.as_view(), name="api-tournament-finish"),
