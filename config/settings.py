@@ -18,6 +18,8 @@ from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 from django.utils.translation import gettext_lazy as _
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -130,14 +132,17 @@ else:
 # operation failed (tournaments/cache_fail_open.py). Applies to every Redis cache alias.
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.25)
 REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5.0)
+REDIS_FAIL_OPEN_OPTIONS = {
+    "CLIENT_CLASS": "tournaments.cache_fail_open.FailOpenRedisClient",
+    "SOCKET_CONNECT_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+    "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+    "IGNORE_EXCEPTIONS": True,
+    # no silent retries inside redis-py: one timeout is the whole wait
+    "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+}
 for _cache in CACHES.values():
     if _cache["BACKEND"] == "django_redis.cache.RedisCache":
-        _cache.setdefault("OPTIONS", {}).update({
-            "CLIENT_CLASS": "tournaments.cache_fail_open.FailOpenRedisClient",
-            "SOCKET_CONNECT_TIMEOUT": REDIS_SOCKET_TIMEOUT,
-            "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
-            "IGNORE_EXCEPTIONS": True,
-        })
+        _cache.setdefault("OPTIONS", {}).update(REDIS_FAIL_OPEN_OPTIONS)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False  # FailOpenRedisClient logs one warning per outage
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -256,6 +261,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies are documented as JSON (what clients send); uploads declare multipart themselves.
+    "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser"],
+    # Request bodies get their own components, so required strings say minLength 1.
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # Celery: RabbitMQ (amqp://) when CELERY_BROKER_URL is set; otherwise tasks run eagerly in-process.
