@@ -265,6 +265,11 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser"],
     # Request bodies get their own components, so required strings say minLength 1.
     "COMPONENT_SPLIT_REQUEST": True,
+    # PATCH bodies are validated as written (fields marked required stay required in the schema).
+    "COMPONENT_SPLIT_PATCH": False,
+    # The CSV/iCal/rankings exports are plain Django views: documented by a hook.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "tournaments.api_schema_extras.add_plain_views"],
 }
 
 # Celery: RabbitMQ (amqp://) when CELERY_BROKER_URL is set; otherwise tasks run eagerly in-process.

@@ -9,6 +9,8 @@ status and get a stable code; Django's `Http404`/`PermissionDenied` likewise. A 
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -112,3 +114,17 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return _json_error("server_error", "Something went wrong; the error has been logged.", 500)
     return defaults.server_error(request)
+
+
+def read_only_api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """GET/HEAD only for a plain (non-DRF) view under /api/: other methods get a JSON 405 with Allow."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = _json_error("method_not_allowed", f'Method "{request.method}" not allowed.', 405)
+            response["Allow"] = "GET, HEAD"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -19,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
+from tournaments.api_strict_types import strict_json_types
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Round, Table, Tournament
 from tournaments.permissions import is_organiser
@@ -41,6 +43,8 @@ ERRORS = {400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SC
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TournamentError(ErrorCode.INVALID_INPUT, _("The body must be a JSON object."))
+    if not isinstance(data, QueryDict):  # JSON bodies: the types the schema documents
+        strict_json_types(serializer_class, data)
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -143,7 +147,7 @@ class AuthTokenApi(APIView):
 
     @extend_schema(request=AuthTokenInput, responses={
         200: inline_serializer(name="AuthToken", fields={"token": serializers.CharField()}),
-        400: ERROR_SCHEMA, 429: ERROR_SCHEMA})
+        400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 429: ERROR_SCHEMA})
     def post(self, request: Request) -> Response:
         from django.contrib.auth import authenticate
         from rest_framework.authtoken.models import Token
@@ -333,19 +337,18 @@ EntrantReadmitApi = _entrant_action(services.entrant_readmit)
 
 # --- rounds -------------------------------------------------------------------------------------
 
-ROUND_SCHEMA = inline_serializer(
-    name="Round",
-    fields={"id": serializers.IntegerField(), "number": serializers.IntegerField(),
-            "stage": serializers.CharField(), "status": serializers.CharField(),
-            "warnings": serializers.ListField(child=serializers.DictField()),
-            "tables": serializers.ListField(child=serializers.DictField())},
-)
+ROUND_FIELDS = {"id": serializers.IntegerField(), "number": serializers.IntegerField(),
+                "stage": serializers.CharField(), "status": serializers.CharField(),
+                "warnings": serializers.ListField(child=serializers.DictField()),
+                "tables": serializers.ListField(child=serializers.DictField())}
+ROUND_SCHEMA = inline_serializer(name="Round", fields=ROUND_FIELDS)
+ROUND_LIST_SCHEMA = inline_serializer(name="Round", fields=ROUND_FIELDS, many=True)
 
 
 class RoundListApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: ROUND_SCHEMA, 404: ERROR_SCHEMA})
+    @extend_schema(responses={200: ROUND_LIST_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         return Response([round_data(r) for r in selectors.rounds_visible_to(user=request.user, tournament=tournament)])
@@ -598,12 +601,15 @@ class ForbiddenPairApi(APIView):
 class StandingsApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: inline_serializer(
-        name="StandingRow",
-        fields={"rank": serializers.IntegerField(), "entrant": serializers.IntegerField(),
-                "name": serializers.CharField(), "shared_rank": serializers.BooleanField(),
-                "games_played": serializers.IntegerField(), "values": serializers.DictField()},
-        many=True), 404: ERROR_SCHEMA})
+    @extend_schema(responses={200: inline_serializer(name="Standings", fields={
+        "tiebreak_order": serializers.ListField(child=serializers.CharField()),
+        "results_version": serializers.IntegerField(), "standings_version": serializers.IntegerField(),
+        "rows": inline_serializer(
+            name="StandingRow",
+            fields={"rank": serializers.IntegerField(), "entrant": serializers.IntegerField(),
+                    "name": serializers.CharField(), "shared_rank": serializers.BooleanField(),
+                    "games_played": serializers.IntegerField(), "values": serializers.DictField()},
+            many=True)}), 404: ERROR_SCHEMA})
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         return Response({

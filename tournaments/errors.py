@@ -32,8 +32,8 @@ class ErrorCode(StrEnum):
     RECORD_TABLE_NOT_FOUND = "record_table_not_found"
     IMPORT_TOO_LARGE = "import_too_large"
     IMPORT_UNREADABLE = "import_unreadable"
+    # 401 / 403 / 404
     LOGIN_FAILED = "login_failed"
-    # 403 / 404
     PERMISSION_DENIED = "permission_denied"
     NOT_FOUND = "not_found"
     # 409: the state does not allow it (or someone else was faster)
@@ -75,7 +75,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.RECORD_TABLE_NOT_FOUND: 400,
     ErrorCode.IMPORT_TOO_LARGE: 400,
     ErrorCode.IMPORT_UNREADABLE: 400,
-    ErrorCode.LOGIN_FAILED: 400,
+    ErrorCode.LOGIN_FAILED: 401,
     ErrorCode.LOGIN_LOCKED: 429,
     ErrorCode.PERMISSION_DENIED: 403,
     ErrorCode.CONFIRM_OWN_REPORT: 403,

@@ -50,7 +50,7 @@ def test_web_login_locks_an_account_after_ten_failures(org: Any, other: Any) -> 
 def test_token_endpoint_locks_an_account_after_ten_failures(org: Any, other: Any) -> None:
     api = APIClient(REMOTE_ADDR="10.0.1.1")
     statuses = [token_login(api, "org", f"wrong-{i}").status_code for i in range(LIMIT + 5)]
-    assert statuses[: LIMIT - 1] == [400] * (LIMIT - 1) and set(statuses[LIMIT - 1:]) == {429}
+    assert statuses[: LIMIT - 1] == [401] * (LIMIT - 1) and set(statuses[LIMIT - 1:]) == {429}
     response = token_login(APIClient(REMOTE_ADDR="10.0.1.2"), "org", "org-password-1")
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "login_locked" and response["Retry-After"] == "900"
