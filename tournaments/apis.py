@@ -342,7 +342,7 @@ ROUND_FIELDS = {"id": serializers.IntegerField(), "number": serializers.IntegerF
                 "warnings": serializers.ListField(child=serializers.DictField()),
                 "tables": serializers.ListField(child=serializers.DictField())}
 ROUND_SCHEMA = inline_serializer(name="Round", fields=ROUND_FIELDS)
-ROUND_LIST_SCHEMA = inline_serializer(name="Round", fields=ROUND_FIELDS, many=True)
+ROUND_LIST_SCHEMA = type(ROUND_SCHEMA)(many=True)
 
 
 class RoundListApi(APIView):
