@@ -14,9 +14,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 from django.utils.translation import gettext_lazy as _
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -49,6 +52,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
+    "csp",
     "tournaments",
     "tournaments.rankings",
 ]
@@ -66,7 +71,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # hardening (issue 15): request context for the security log, 503 when the database is down,
+    # login lockout (django-axes; keep it last).
+    "tournaments.security_log.RequestContextMiddleware",
+    "tournaments.outages.DatabaseOutageMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -116,12 +127,50 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Redis outages (issue 15): a short socket timeout, errors ignored (a cache miss, a throttle that lets the
+# request through) with one warning per outage, and no further attempt for REDIS_RETRY_SECONDS once an
+# operation failed (tournaments/cache_fail_open.py). Applies to every Redis cache alias.
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.25)
+REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5.0)
+REDIS_FAIL_OPEN_OPTIONS = {
+    "CLIENT_CLASS": "tournaments.cache_fail_open.FailOpenRedisClient",
+    "SOCKET_CONNECT_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+    "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+    "IGNORE_EXCEPTIONS": True,
+    # no silent retries inside redis-py: one timeout is the whole wait
+    "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+}
+for _cache in CACHES.values():
+    if _cache["BACKEND"] == "django_redis.cache.RedisCache":
+        _cache.setdefault("OPTIONS", {}).update(REDIS_FAIL_OPEN_OPTIONS)
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False  # FailOpenRedisClient logs one warning per outage
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login protection (django-axes, issue 15): the web login, the admin login and POST /api/auth/token/.
+# After LOGIN_FAILURE_LIMIT failures for one account OR from one client address, further attempts are
+# refused (429) until LOGIN_LOCKOUT_MINUTES after the last counted failure; other users are unaffected.
+AUTHENTICATION_BACKENDS = [
+    "tournaments.login_protection.LoginLockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "tournaments.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "tournaments.login_protection.lockout_response"
+AXES_VERBOSE = False
+# How many reverse proxies in front of the app append to X-Forwarded-For (docs/operations.md).
+# 0 (the default): X-Forwarded-For is ignored and the client is REMOTE_ADDR. With N, the client is
+# the N-th address from the right of X-Forwarded-For (what the outermost trusted proxy saw).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+
 LOGIN_URL = env.str("LOGIN_URL", default="/accounts/login/")
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -190,14 +239,16 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tournaments.api_errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
+    # One bucket per request (tournaments/api_throttles.py): the user when logged in, else a valid
+    # report token, else the client address (TRUSTED_PROXY_COUNT). Counters live in the cache
+    # (Redis in production) and fail open when it is down.
+    "DEFAULT_THROTTLE_CLASSES": ["tournaments.api_throttles.ApiRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env.str("API_THROTTLE_ANON", default="120/min"),
+        "anon": env.str("API_THROTTLE_ANON", default="600/min"),
         "user": env.str("API_THROTTLE_USER", default="600/min"),
+        "report_token": env.str("API_THROTTLE_REPORT_TOKEN", default="60/min"),
     },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Club tournaments API",
@@ -210,6 +261,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies are documented as JSON (what clients send); uploads declare multipart themselves.
+    "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser"],
+    # Request bodies get their own components, so required strings say minLength 1.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # PATCH bodies are validated as written (fields marked required stay required in the schema).
+    "COMPONENT_SPLIT_PATCH": False,
+    # The CSV/iCal/rankings exports are plain Django views: documented by a hook.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "tournaments.api_schema_extras.add_plain_views"],
 }
 
 # Celery: RabbitMQ (amqp://) when CELERY_BROKER_URL is set; otherwise tasks run eagerly in-process.
@@ -253,6 +313,24 @@ CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Content-Security-Policy (django-csp) on every response: scripts and styles from this site only
+# (inline scripts only with the request's nonce), no framing by other sites. A view opts into being
+# framed anywhere with tournaments.framing.embeddable (docs/operations.md).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,

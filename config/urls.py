@@ -16,3 +16,9 @@ urlpatterns = [
     path("", include("games.urls_web")),
     path("", include("tournaments.urls_web")),
 ]
+
+# /api/ answers JSON errors only, also for unknown URLs and the non-DRF exports (tournaments/api_errors.py).
+handler400 = "tournaments.api_errors.bad_request"
+handler403 = "tournaments.api_errors.permission_denied"
+handler404 = "tournaments.api_errors.page_not_found"
+handler500 = "tournaments.api_errors.server_error"

@@ -219,7 +219,7 @@ class TournamentRecordsApi(APIView):
                     OpenApiParameter("limit", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
                                      description="Records per page, 1-1000 (default 100)."),
                     OpenApiParameter("offset", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)],
-        responses={200: RECORD_PAGE_SCHEMA, 404: ERROR_SCHEMA},
+        responses={200: RECORD_PAGE_SCHEMA, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_get_visible(user=request.user, slug=slug)

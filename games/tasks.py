@@ -12,12 +12,14 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from games import services
 from tournaments.errors import TournamentError
+from tournaments.task_retries import DATABASE_RETRY
 
 VERIFY_SOFT_TIME_LIMIT = 60
 
 
 @shared_task(name="games.tasks.record_verify", acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=VERIFY_SOFT_TIME_LIMIT, time_limit=VERIFY_SOFT_TIME_LIMIT + 30)
+             soft_time_limit=VERIFY_SOFT_TIME_LIMIT, time_limit=VERIFY_SOFT_TIME_LIMIT + 30,
+             **DATABASE_RETRY)
 def record_verify(record_id: int) -> str | None:
     try:
         record = services.record_verify(record_id=int(record_id))
@@ -30,7 +32,7 @@ def record_verify(record_id: int) -> str | None:
 
 
 @shared_task(name="games.tasks.import_batch_process", bind=True, acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=1500, time_limit=1600)
+             soft_time_limit=1500, time_limit=1600, **DATABASE_RETRY)
 def import_batch_process(self, batch_id: int) -> str | None:  # type: ignore[no-untyped-def]
     from games.models import ImportBatch
 
@@ -45,7 +47,8 @@ def import_batch_process(self, batch_id: int) -> str | None:  # type: ignore[no-
     return batch.status
 
 
-@shared_task(name="games.tasks.records_reconcile", acks_late=True, soft_time_limit=60, time_limit=90)
+@shared_task(name="games.tasks.records_reconcile", acks_late=True, soft_time_limit=60, time_limit=90,
+             **DATABASE_RETRY)
 def records_reconcile() -> dict[str, list[int]]:
     """Periodic (celery beat): re-enqueue records left pending and imports left queued by a lost message."""
     return services.records_reconcile()

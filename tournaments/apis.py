@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -19,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
+from tournaments.api_strict_types import strict_json_types
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Round, Table, Tournament
 from tournaments.permissions import is_organiser
@@ -41,6 +43,8 @@ ERRORS = {400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SC
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TournamentError(ErrorCode.INVALID_INPUT, _("The body must be a JSON object."))
+    if not isinstance(data, QueryDict):  # JSON bodies: the types the schema documents
+        strict_json_types(serializer_class, data)
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -131,6 +135,46 @@ def round_data(round_: Round) -> dict[str, Any]:
         "warnings": round_.warnings,
         "tables": tables,
     }
+
+
+# --- authentication -------------------------------------------------------------------------------
+
+
+class AuthTokenApi(APIView):
+    """Exchange a username and password for the account's API token (`Authorization: Token <key>`).
+
+    Failed attempts count towards the login lockout (`tournaments.login_protection`): after
+    LOGIN_FAILURE_LIMIT failures for the account or from the client, 429 `login_locked` until the
+    lockout ends (`Retry-After`)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    class AuthTokenInput(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+    @extend_schema(request=AuthTokenInput, responses={
+        200: inline_serializer(name="AuthToken", fields={"token": serializers.CharField()}),
+        400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 429: ERROR_SCHEMA})
+    def post(self, request: Request) -> Response:
+        from django.contrib.auth import authenticate
+        from rest_framework.authtoken.models import Token
+
+        from tournaments.login_protection import lockout_message, lockout_seconds
+
+        data = _valid(self.AuthTokenInput, request.data)
+        http_request = request._request
+        user = authenticate(request=http_request, username=data["username"], password=data["password"])
+        if getattr(http_request, "axes_locked_out", False):
+            seconds = lockout_seconds(http_request)
+            return Response({"error": {"code": "login_locked", "message": lockout_message(http_request),
+                                       "details": {"retry_after": seconds}}},
+                            status=429, headers={"Retry-After": str(seconds)})
+        if user is None:
+            raise TournamentError(ErrorCode.LOGIN_FAILED, _("Unable to log in with these credentials."))
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
 
 
 # --- tournaments ----------------------------------------------------------------------------------
@@ -347,19 +391,18 @@ class ScheduleMeetingsApi(APIView):
 
 # --- rounds -------------------------------------------------------------------------------------
 
-ROUND_SCHEMA = inline_serializer(
-    name="Round",
-    fields={"id": serializers.IntegerField(), "number": serializers.IntegerField(),
-            "stage": serializers.CharField(), "status": serializers.CharField(),
-            "warnings": serializers.ListField(child=serializers.DictField()),
-            "tables": serializers.ListField(child=serializers.DictField())},
-)
+ROUND_FIELDS = {"id": serializers.IntegerField(), "number": serializers.IntegerField(),
+                "stage": serializers.CharField(), "status": serializers.CharField(),
+                "warnings": serializers.ListField(child=serializers.DictField()),
+                "tables": serializers.ListField(child=serializers.DictField())}
+ROUND_SCHEMA = inline_serializer(name="Round", fields=ROUND_FIELDS)
+ROUND_LIST_SCHEMA = type(ROUND_SCHEMA)(many=True)
 
 
 class RoundListApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: ROUND_SCHEMA, 404: ERROR_SCHEMA})
+    @extend_schema(responses={200: ROUND_LIST_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         return Response([round_data(r) for r in selectors.rounds_visible_to(user=request.user, tournament=tournament)])

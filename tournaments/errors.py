@@ -34,7 +34,8 @@ class ErrorCode(StrEnum):
     IMPORT_UNREADABLE = "import_unreadable"
     # live scoresheets (games app; an illegal entry answers 400 with the engine's verdict code instead)
     SCORESHEET_UNSUPPORTED = "scoresheet_unsupported"
-    # 403 / 404
+    # 401 / 403 / 404
+    LOGIN_FAILED = "login_failed"
     PERMISSION_DENIED = "permission_denied"
     NOT_FOUND = "not_found"
     # 409: the state does not allow it (or someone else was faster)
@@ -64,6 +65,10 @@ class ErrorCode(StrEnum):
     SCORESHEET_STALE = "scoresheet_stale"
     SCORESHEET_CLOSED = "scoresheet_closed"
     SCORESHEET_NOT_OVER = "scoresheet_not_over"
+    # raised outside services (tournaments.outages, tournaments.login_protection); a database outage
+    # is 503 "service_unavailable" (tournaments.outages), the one code that is not a TournamentError
+    WRITE_CONFLICT = "write_conflict"  # 409: a deadlock or serialization failure; nothing was written
+    LOGIN_LOCKED = "login_locked"  # 429
 
 
 HTTP_STATUS: dict[ErrorCode, int] = {
@@ -81,6 +86,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.IMPORT_TOO_LARGE: 400,
     ErrorCode.IMPORT_UNREADABLE: 400,
     ErrorCode.SCORESHEET_UNSUPPORTED: 400,
+    ErrorCode.LOGIN_FAILED: 401,
+    ErrorCode.LOGIN_LOCKED: 429,
     ErrorCode.PERMISSION_DENIED: 403,
     ErrorCode.CONFIRM_OWN_REPORT: 403,
     ErrorCode.NOT_FOUND: 404,

@@ -12,6 +12,7 @@ import hmac
 from typing import Any
 
 from tournaments.models import Entrant, Table, Tournament
+from tournaments.security_log import security_event
 
 
 def is_organiser(user: Any, tournament: Tournament) -> bool:
@@ -46,6 +47,7 @@ def entrant_for_token_at_table(token: str | None, table: Table) -> Entrant | Non
     for entrant in Entrant.objects.filter(seats__table=table).order_by("pk"):
         if hmac.compare_digest(entrant.report_token.encode(), str(token).encode()):
             return entrant
+    security_event("report_token_refused", table=table.pk)
     return None
 
 
@@ -55,7 +57,10 @@ def entrant_for_token(token: str | None, tournament: Tournament | None = None) -
     entrants = Entrant.objects.filter(report_token=token)
     if tournament is not None:
         entrants = entrants.filter(tournament=tournament)
-    return entrants.first()
+    entrant = entrants.first()
+    if entrant is None:
+        security_event("report_token_refused", tournament=tournament.slug if tournament is not None else None)
+    return entrant
 
 
 def reporting_entrant(user: Any, token: str | None, table: Table) -> Entrant | None:

@@ -11,15 +11,17 @@ from celery import shared_task
 
 from tournaments.services.standings import standings_recompute as standings_recompute_service
 from tournaments.services.standings import standings_stale_tournament_ids
+from tournaments.task_retries import DATABASE_RETRY
 
 
 @shared_task(name="tournaments.tasks.standings_recompute", acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=120, time_limit=180, max_retries=5, default_retry_delay=5)
+             soft_time_limit=120, time_limit=180, **DATABASE_RETRY)
 def standings_recompute(tournament_id: int) -> int | None:
     return standings_recompute_service(tournament_id=int(tournament_id))
 
 
-@shared_task(name="tournaments.tasks.standings_reconcile", acks_late=True, soft_time_limit=60, time_limit=90)
+@shared_task(name="tournaments.tasks.standings_reconcile", acks_late=True, soft_time_limit=60, time_limit=90,
+             **DATABASE_RETRY)
 def standings_reconcile() -> list[int]:
     """Enqueue a recomputation for every tournament whose standings are behind its results."""
     stale = standings_stale_tournament_ids()

@@ -1,15 +1,19 @@
 """API URLs, mounted under /api/ (see tournaments/apis.py; schema at /api/schema/, docs at /api/docs/)."""
 
+from csp.decorators import csp_update
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tournaments import apis, exports
+from tournaments.api_errors import read_only_api_view
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    # Swagger UI from the sidecar's static files; its set-up script is a separate file (no inline script
+    # under the CSP); Swagger UI sets inline styles, allowed on this page only.
+    path("docs/", csp_update({"style-src": ["'unsafe-inline'"]})(
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),
+    path("auth/token/", apis.AuthTokenApi.as_view(), name="api-token"),
     path("tournaments/", apis.TournamentListCreateApi.as_view(), name="api-tournaments"),
     path("tournaments/<slug:slug>/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
     path("tournaments/<slug:slug>/finish/", apis.TournamentFinishApi.as_view(), name="api-tournament-finish"),
@@ -20,10 +24,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/standings/", apis.StandingsApi.as_view(), name="api-standings"),
     path("tournaments/<slug:slug>/report-links/", apis.ReportLinksApi.as_view(), name="api-report-links"),
     path("tournaments/<slug:slug>/audit/", apis.AuditLogApi.as_view(), name="api-audit"),
-    path("tournaments/<slug:slug>/export/<str:kind>.csv", exports.export_csv, name="api-export"),
+    path("tournaments/<slug:slug>/export/<str:kind>.csv", read_only_api_view(exports.export_csv), name="api-export"),
     path("tournaments/<slug:slug>/boards/", apis.BoardAddApi.as_view(), name="api-boards"),
-    path("tournaments/<slug:slug>/calendar.ics", exports.export_calendar, name="api-calendar"),
-    path("tournaments/<slug:slug>/entrants/<int:entrant_id>/calendar.ics", exports.export_calendar,
+    path("tournaments/<slug:slug>/calendar.ics", read_only_api_view(exports.export_calendar), name="api-calendar"),
+    path("tournaments/<slug:slug>/entrants/<int:entrant_id>/calendar.ics", read_only_api_view(exports.export_calendar),
          name="api-entrant-calendar"),
     path("rounds/<int:round_id>/assign-boards/", apis.RoundAssignBoardsApi.as_view(), name="api-round-boards"),
     path("entrants/<int:entrant_id>/accessibility/", apis.EntrantAccessibilityApi.as_view(),

@@ -186,9 +186,9 @@ def test_token_login_and_csv_exports(organiser: Any) -> None:
 
 
 def test_anonymous_requests_are_throttled(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rest_framework.throttling import AnonRateThrottle
+    from tournaments.api_throttles import ApiRateThrottle
 
-    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "1000/min"})
+    monkeypatch.setattr(ApiRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "1000/min"})
     api = APIClient()
     statuses = [api.get("/api/tournaments/").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]

@@ -24,13 +24,13 @@ from tournaments.rankings import selectors, services
 from tournaments.rankings.boards import page_rows
 from tournaments.rankings.models import RatingEvent, RatingPolicy
 from tournaments.rankings.permissions import can_recompute_ratings
-from tournaments.rankings.query_params import leaderboard_filter, page_number, page_size
+from tournaments.rankings.query_params import MAX_MIN_GAMES, leaderboard_filter, page_number, page_size
 
 FILTER_PARAMETERS = [
-    OpenApiParameter("club", OpenApiTypes.INT, description="Only players of this club (id)."),
+    OpenApiParameter("club", {"type": "integer", "minimum": 1, "maximum": 2**62}, description="Only players of this club (id)."),
     OpenApiParameter("from", OpenApiTypes.DATE, description="Period start: only games from this day count."),
     OpenApiParameter("to", OpenApiTypes.DATE, description="Period end: ratings as of this day."),
-    OpenApiParameter("min_games", OpenApiTypes.INT, description="Minimum games (in the period); default 1."),
+    OpenApiParameter("min_games", {"type": "integer", "minimum": 0, "maximum": MAX_MIN_GAMES}, description="Minimum games (in the period); default 1."),
 ]
 
 LEADERBOARD_ROW = inline_serializer(name="LeaderboardRow", fields={
@@ -70,8 +70,8 @@ class LeaderboardApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[*FILTER_PARAMETERS, OpenApiParameter("page", OpenApiTypes.INT),
-                    OpenApiParameter("page_size", OpenApiTypes.INT, description="1-200, default 50.")],
+        parameters=[*FILTER_PARAMETERS, OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": 100000}),
+                    OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 200}, description="1-200, default 50.")],
         responses={200: inline_serializer(name="Leaderboard", fields={
             "pool": serializers.CharField(), "count": serializers.IntegerField(),
             "page": serializers.IntegerField(), "pages": serializers.IntegerField(),

@@ -12,16 +12,17 @@ from celery import shared_task
 
 from tournaments.rankings.services import ratings_out_of_date
 from tournaments.rankings.services import ratings_recompute as ratings_recompute_service
+from tournaments.task_retries import DATABASE_RETRY
 
 
 @shared_task(name="tournaments.rankings.tasks.ratings_recompute", acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=240, time_limit=300, max_retries=5, default_retry_delay=5)
+             soft_time_limit=240, time_limit=300, **DATABASE_RETRY)
 def ratings_recompute(pool: str, from_key: str = "") -> int:
     return ratings_recompute_service(pool=str(pool), from_key=str(from_key)).games_replayed
 
 
 @shared_task(name="tournaments.rankings.tasks.ratings_reconcile", acks_late=True, soft_time_limit=120,
-             time_limit=180)
+             time_limit=180, **DATABASE_RETRY)
 def ratings_reconcile() -> list[list[str]]:
     stale = ratings_out_of_date()
     for pool, key in stale:

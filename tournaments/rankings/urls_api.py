@@ -2,11 +2,12 @@
 
 from django.urls import path
 
+from tournaments.api_errors import read_only_api_view
 from tournaments.rankings import apis, exports
 
 urlpatterns = [
     path("rankings/<str:pool>/", apis.LeaderboardApi.as_view(), name="api-rankings"),
-    path("rankings/<str:pool>/export.<str:fmt>", exports.export_rankings, name="api-rankings-export"),
+    path("rankings/<str:pool>/export.<str:fmt>", read_only_api_view(exports.export_rankings), name="api-rankings-export"),
     path("rankings/<str:pool>/players/<int:player_id>/", apis.PlayerHistoryApi.as_view(),
          name="api-rankings-player"),
     path("rankings/<str:pool>/teams/<str:key>/", apis.TeamApi.as_view(), name="api-rankings-team"),

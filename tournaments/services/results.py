@@ -20,6 +20,7 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
 from tournaments.permissions import is_organiser, reporting_entrant
 from tournaments.profiles import PLACING, GameProfile
+from tournaments.security_log import security_event
 from tournaments.services.audit import audit_record
 from tournaments.services.locking import lock_round, lock_table, lock_tournament
 from tournaments.services.release import require_released, require_time_limit_reached
@@ -414,6 +415,8 @@ def result_override(
 ) -> Result:
     """An organiser sets the table's final result; a pending report is rejected, a final one superseded."""
     tournament, round_, table = _lock_table_context(table)
+    if not is_organiser(actor, tournament):
+        security_event("override_refused", tournament=tournament.slug, table=table.pk)
     require_organiser(actor, tournament)
     _require_playable(round_, table)
     lines = result_lines(
