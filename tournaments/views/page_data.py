@@ -196,9 +196,15 @@ def standings_columns(tournament: Tournament, rows: list[StandingRow]) -> list[S
 class StandingsLine:
     row: StandingRow
     values: list[Any]
+    url: str = ""  # the entrant's page (set when `standings_lines` is given the tournament's slug)
 
 
-def standings_lines(rows: list[StandingRow], columns: list[StandingsColumn]) -> list[StandingsLine]:
+def standings_lines(
+    rows: list[StandingRow], columns: list[StandingsColumn], *, slug: str | None = None
+) -> list[StandingsLine]:
+    """One line per row with its values formatted; with `slug`, each line's entrant URL, built from one
+    reversed URL (not one reverse per row)."""
+    prefix = reverse("web:entrant-detail", args=[slug, 0]).removesuffix("0/") if slug else ""
     lines = []
     for row in rows:
         values = []
@@ -207,12 +213,13 @@ def standings_lines(rows: list[StandingRow], columns: list[StandingsColumn]) -> 
             if isinstance(value, float):
                 value = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value)}"
             values.append("" if value is None else value)
-        lines.append(StandingsLine(row=row, values=values))
+        lines.append(StandingsLine(row=row, values=values, url=f"{prefix}{row.entrant_id}/" if prefix else ""))
     return lines
 
 
-def standings_rows(tournament: Tournament) -> list[StandingRow]:
-    return list(tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name"))
+def standings_rows(tournament: Tournament, *, limit: int | None = None) -> list[StandingRow]:
+    rows = tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name")
+    return list(rows[:limit] if limit is not None else rows)
 
 
 def entrant_ids_of_user(user: Any, tournament: Tournament) -> set[int]:
