@@ -51,7 +51,7 @@ def _serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--timeout", "30",
          "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_all_cores)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
@@ -59,7 +59,7 @@ def _serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.3)
     process.kill()
-    raise RuntimeError("gunicorn did not answer within 30 s")
+    raise RuntimeError("gunicorn did not answer within 120 s")
 
 
 def run() -> dict[str, Any]:

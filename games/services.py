@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, CharField, F, JSONField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, CharField, F, JSONField, OuterRef, Prefetch, Q, Subquery, Value, When
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -295,9 +295,8 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
 
 
 def _seated(table: Table) -> list[Seat]:
-    return list(
-        table.seats.select_related("entrant").prefetch_related("entrant__members__player").order_by("position")
-    )
+    members = Prefetch("entrant__members", queryset=EntrantMember.objects.select_related("player"))
+    return list(table.seats.select_related("entrant").prefetch_related(members).order_by("position"))
 
 
 def _create_record(
@@ -320,7 +319,8 @@ def _create_record(
                               record_id=duplicate)
     variant = parsed.doc.get("variant", {})
     try:
-        with transaction.atomic():
+        # No savepoint: the callers' own atomic block (record_submit, _import_one) rolls back on the error.
+        with transaction.atomic(savepoint=False):
             record = GameRecord.objects.create(
                 tournament=tournament, table=table,
                 submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
