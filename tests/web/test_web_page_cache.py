@@ -122,3 +122,26 @@ def test_the_standings_come_in_pages_with_the_whole_list_one_click_away(
     everything = Client().get(url + "?page=all").content.decode()
     assert all(name in everything for name in names)
     assert Client().get(url + "?page=zz").status_code == 200
+
+
+def test_the_public_api_reads_answer_304_until_a_result_changes_them(
+    published_round: Round, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from rest_framework.test import APIClient
+
+    tournament = published_round.tournament
+    client = APIClient()
+    urls = [f"/api/tournaments/{tournament.slug}/", f"/api/tournaments/{tournament.slug}/standings/",
+            f"/api/tournaments/{tournament.slug}/rounds/", f"/api/rounds/{published_round.pk}/"]
+    etags = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200 and response["ETag"] and response["Last-Modified"], url
+        etags[url] = response["ETag"]
+        assert client.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304, url
+    _settle_first_table(published_round, organiser, django_capture_on_commit_callbacks)
+    for url in urls:
+        changed = client.get(url, HTTP_IF_NONE_MATCH=etags[url])
+        assert changed.status_code == 200 and changed["ETag"] != etags[url], url
+    standings = client.get(f"/api/tournaments/{tournament.slug}/standings/").json()
+    assert standings["standings_version"] == standings["results_version"] > 0 and standings["rows"]
