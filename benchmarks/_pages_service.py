@@ -3,7 +3,7 @@ tournament with standings under every tiebreak (rows as `standings_recompute` wr
 public pages in-process through Django's test client. Prints one JSON line (with the slug, for wrk).
 
 Figures (CPU milliseconds, medians; "before" is the render issue 14 started from, in the same run):
-- standings_first_page_uncached_ms: what a phone first sees (100 rows), nothing cached;
+- standings_first_page_uncached_ms: what a phone first sees (50 rows), nothing cached;
 - standings_all_uncached_ms / standings_all_per_row_reverse_ms: the whole list, as now and as before
   (one reversed URL per row, no pages);
 - cached requests/s of the standings page next to the app's trivial view (the tournament list), and of

@@ -6,12 +6,14 @@ returns plain objects the templates can walk without triggering further queries.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
@@ -197,6 +199,12 @@ class StandingsLine:
     row: StandingRow
     values: list[Any]
     url: str = ""  # the entrant's page (set when `standings_lines` is given the tournament's slug)
+
+    @property
+    def cells(self) -> str:
+        """The value cells as HTML, built in one join (a template loop per cell is most of the cost of
+        a long standings page)."""
+        return mark_safe("".join(f'<td class="num">{html.escape(str(v))}</td>' for v in self.values))  # noqa: S308
 
 
 def standings_lines(

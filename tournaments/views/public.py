@@ -45,8 +45,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/tournament_list.html", {"rows": rows})
 
 
-# Rows of the standings page before "next page" / "show all" (what a phone first sees).
-STANDINGS_PAGE_SIZE = 100
+# Rows of the standings page before "next page" / "show all" (what a phone first sees: a few screens).
+STANDINGS_PAGE_SIZE = 50
 # Rows of the standings on the tournament page, above a link to the whole list.
 STANDINGS_ON_TOURNAMENT_PAGE = 10
 
@@ -138,7 +138,7 @@ class _StandingsPage:
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings, 100 rows a page (the whole list one click away, `?page=all`); the same for every
+    """The standings, 50 rows a page (the whole list one click away, `?page=all`); the same for every
     viewer, so always served from the versioned cache."""
     tournament = visible_tournament(request, slug)
     number = _standings_page_number(request)
