@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 import zipfile
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Case, CharField, F, JSONField, OuterRef, Prefetch, Q, Subquery, Value, When
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -28,12 +29,14 @@ from games.permissions import can_import_records
 from games.selectors import result_agrees
 from rules.core.errors import RecordError
 from rules.core.registry import get_engine
-from rules.core.replay import load_json, verify_bytes
+from rules.core.replay import load_json
+from rules.core.trace import verify_with_final_snapshot
+from rules.core.verdict import Verdict
 from tournaments.api_parsers import _raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, EntrantMember, Result, Round, Seat, Table, Tournament
 from tournaments.permissions import is_organiser, reporting_entrant
-from tournaments.profiles import GameProfile, ProfileError, profile_for
+from tournaments.profiles import GAMES, GameProfile, ProfileError, profile_for
 from tournaments.services import result_report_verified
 from tournaments.services.audit import audit_record
 from tournaments.services.locking import lock_tournament
@@ -292,9 +295,8 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
 
 
 def _seated(table: Table) -> list[Seat]:
-    return list(
-        table.seats.select_related("entrant").prefetch_related("entrant__members__player").order_by("position")
-    )
+    members = Prefetch("entrant__members", queryset=EntrantMember.objects.select_related("player"))
+    return list(table.seats.select_related("entrant").prefetch_related(members).order_by("position"))
 
 
 def _create_record(
@@ -317,7 +319,8 @@ def _create_record(
                               record_id=duplicate)
     variant = parsed.doc.get("variant", {})
     try:
-        with transaction.atomic():
+        # No savepoint: the callers' own atomic block (record_submit, _import_one) rolls back on the error.
+        with transaction.atomic(savepoint=False):
             record = GameRecord.objects.create(
                 tournament=tournament, table=table,
                 submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
@@ -448,6 +451,16 @@ def _settle(record: GameRecord) -> None:
     )
 
 
+def verify_record_text(text: str, *, file: str) -> tuple[Verdict, dict[str, Any] | None]:
+    """The engine's verdict on a record's text and, when valid, its final position (the table is
+    settled from it): both from one replay."""
+    try:
+        doc = load_json(text)
+    except RecordError as err:
+        return Verdict.invalid(file, None, err), None
+    return verify_with_final_snapshot(doc, file=file)
+
+
 # Background work stores its sentences (verdict errors, settlement notes, import item errors) in the
 # database: always in English, whatever language the worker or the request that ran it eagerly is in.
 @translation.override("en")
@@ -457,37 +470,54 @@ def record_verify(*, record_id: int) -> GameRecord:
     Idempotent: keyed by (record, engine version); a second call with the same engine does nothing.
     The replay runs outside the transaction; the writes happen under the tournament lock.
     """
+    # One query: the record and the verdict the current engine of its game already gave it (a re-verification).
+    current = Case(*[When(game=game, then=Value(engine_version(game))) for game in GAMES],
+                   default=Value(""), output_field=CharField())
     try:
-        record = GameRecord.objects.get(pk=record_id)
+        record = GameRecord.objects.annotate(current_engine=current).annotate(stored_verdict=Subquery(
+            RecordVerdict.objects.filter(record=OuterRef("pk"), engine_version=OuterRef("current_engine"))
+            .values("verdict")[:1],
+            output_field=JSONField(),
+        )).get(pk=record_id)
     except GameRecord.DoesNotExist as exc:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The game record does not exist.")) from exc
     version = engine_version(record.game)
     if record.engine_version == version and record.status != GameRecord.Status.PENDING:
         return record
-    stored = RecordVerdict.objects.filter(record=record, engine_version=version).first()
-    verdict = stored.verdict if stored is not None else verify_bytes(record.raw, file=f"record-{record.pk}").to_json()
+    stored: dict[str, Any] | None = record.stored_verdict  # type: ignore[attr-defined]
+    if isinstance(stored, str):  # a JSON text on backends that do not decode a subquery's JSON
+        stored = json.loads(stored)
     snapshot = None
-    if verdict.get("valid") and verdict.get("complete"):
-        snapshot = settle.final_position(record.document())
+    if stored is not None:
+        verdict = stored
+        if verdict.get("valid") and verdict.get("complete"):
+            snapshot = settle.final_position(record.document())
+    else:
+        checked, final = verify_record_text(record.raw, file=f"record-{record.pk}")
+        verdict = checked.to_json()
+        if checked.valid and checked.complete:
+            snapshot = final
     return _store_verdict(record_id=record_id, tournament_id=record.tournament_id, version=version, verdict=verdict,
-                          snapshot=snapshot)
+                          snapshot=snapshot, stored=stored is not None)
 
 
 def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict: dict[str, Any],
-                   snapshot: dict[str, Any] | None) -> GameRecord:
+                   snapshot: dict[str, Any] | None, stored: bool = False) -> GameRecord:
     """Under the tournament lock: keep `verdict` as this engine version's (first one wins), apply it to
-    the record, settle the table if the record is valid and complete, audit a change of verdict."""
+    the record, settle the table if the record is valid and complete, audit a change of verdict.
+    `stored`: `verdict` was read from this engine version's stored verdict (nothing to insert)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
-        record = (GameRecord.objects.select_for_update().select_related("table__round").defer("raw")
-                  .get(pk=record_id))
+        record = (GameRecord.objects.select_for_update(of=("self",)).select_related("table__round", "submitted_for")
+                  .defer("raw").get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
         previous = record.status, record.error_code
-        stored, _created = RecordVerdict.objects.get_or_create(
-            record=record, engine_version=version, defaults={"verdict": verdict}
-        )
-        _apply_verdict(record, stored.verdict, version, snapshot, tournament_profile(tournament))
+        if not stored:
+            # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
+            RecordVerdict.objects.bulk_create([RecordVerdict(record=record, engine_version=version, verdict=verdict)],
+                                              ignore_conflicts=True)
+        _apply_verdict(record, verdict, version, snapshot, tournament_profile(tournament))
         if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
             _settle(record)
         record.save(update_fields=VERDICT_FIELDS)

@@ -23,6 +23,7 @@ from tournaments import selectors, services
 from tournaments.api_strict_types import strict_json_types
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Round, Table, Tournament
+from tournaments.page_cache import api_not_modified, tournament_key
 from tournaments.permissions import is_organiser
 from tournaments.profiles import GAMES
 from tournaments.standings import TIEBREAKS
@@ -259,8 +260,10 @@ class TournamentDetailApi(APIView):
         return [IsAuthenticated()] if self.request.method == "PATCH" else [AllowAny()]
 
     @extend_schema(responses={200: TournamentOut, 404: ERROR_SCHEMA})
-    def get(self, request: Request, slug: str) -> Response:
-        return Response(TournamentOut(selectors.tournament_get_visible(user=request.user, slug=slug)).data)
+    def get(self, request: Request, slug: str) -> Any:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-tournament"))
+        return not_modified or validators(Response(TournamentOut(tournament).data))
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TournamentOut, **ERRORS})
     def patch(self, request: Request, slug: str) -> Response:
@@ -403,9 +406,11 @@ class RoundListApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: ROUND_LIST_SCHEMA, 404: ERROR_SCHEMA})
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
-        return Response([round_data(r) for r in selectors.rounds_visible_to(user=request.user, tournament=tournament)])
+        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-rounds"))
+        return not_modified or validators(Response(
+            [round_data(r) for r in selectors.rounds_visible_to(user=request.user, tournament=tournament)]))
 
 
 class RoundGenerateApi(APIView):
@@ -421,8 +426,10 @@ class RoundDetailApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: ROUND_SCHEMA, 404: ERROR_SCHEMA})
-    def get(self, request: Request, round_id: int) -> Response:
-        return Response(round_data(selectors.round_get_visible(user=request.user, round_id=round_id)))
+    def get(self, request: Request, round_id: int) -> Any:
+        round_ = selectors.round_get_visible(user=request.user, round_id=round_id)
+        not_modified, validators = api_not_modified(request, tournament_key(round_.tournament, "api-round", round_.pk))
+        return not_modified or validators(Response(round_data(round_)))
 
 
 class RoundEditApi(APIView):
@@ -683,10 +690,13 @@ class StandingsApi(APIView):
         parameters=[OpenApiParameter("group", int, required=False, description="Only this group's rows.")],
         responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         group = _group_param(request, tournament)
-        return Response({
+        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-standings"))
+        if not_modified is not None:
+            return not_modified
+        return validators(Response({
             "tiebreak_order": tournament.tiebreak_order,
             "results_version": tournament.results_version,
             "standings_version": tournament.standings_version,
@@ -696,7 +706,7 @@ class StandingsApi(APIView):
                  "games_played": r.games_played, "values": r.values}
                 for r in selectors.standings_of(tournament, group=group)
             ],
-        })
+        }))
 
 
 def _group_param(request: Request, tournament: Tournament) -> int | None:

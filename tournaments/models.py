@@ -135,6 +135,9 @@ class Tournament(models.Model):
     # the version they were computed from, so staleness is `standings_version < results_version`.
     results_version = models.PositiveIntegerField(default=0)
     standings_version = models.PositiveIntegerField(default=0)
+    # Incremented by every write that locks the tournament (services.locking.lock_tournament): with
+    # the two versions above it keys the cached public pages (tournaments/page_cache.py).
+    public_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

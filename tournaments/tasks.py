@@ -9,15 +9,29 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from tournaments.services.standings import (
+    standings_are_stale,
+    standings_request_claim,
+    standings_request_release,
+    standings_stale_tournament_ids,
+)
 from tournaments.services.standings import standings_recompute as standings_recompute_service
-from tournaments.services.standings import standings_stale_tournament_ids
 from tournaments.task_retries import DATABASE_RETRY
 
 
 @shared_task(name="tournaments.tasks.standings_recompute", acks_late=True, reject_on_worker_lost=True,
              soft_time_limit=120, time_limit=180, **DATABASE_RETRY)
 def standings_recompute(tournament_id: int) -> int | None:
-    return standings_recompute_service(tournament_id=int(tournament_id))
+    """Recompute when stale, then, after the pending flag is released, again while results arrived that
+    the run could not see and nobody else claimed (coalescing: services/standings.py)."""
+    tournament_id = int(tournament_id)
+    while True:
+        version = standings_recompute_service(tournament_id=tournament_id, only_if_stale=True)
+        standings_request_release(tournament_id)  # also on the service's commit; here for eager runs
+        if version is None or not standings_are_stale(tournament_id):
+            return version
+        if not standings_request_claim(tournament_id):
+            return version  # a newer request claimed the flag and enqueued its own run
 
 
 @shared_task(name="tournaments.tasks.standings_reconcile", acks_late=True, soft_time_limit=60, time_limit=90,

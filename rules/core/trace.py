@@ -204,8 +204,23 @@ def final_snapshot(doc: Any) -> dict[str, Any] | None:
     """The snapshot after the last step of a valid record; None for an invalid one.
 
     Only one snapshot is built, after the replay, from the engine's final state."""
+    return verify_with_final_snapshot(doc)[1]
+
+
+def verify_with_final_snapshot(doc: Any, *, file: str = "-") -> tuple[Verdict, dict[str, Any] | None]:
+    """The verdict of `doc` (identical to verify_document's) and, for a valid record, the snapshot after
+    its last step, from one replay (the platform settles a table from both).
+
+    >>> verdict, snapshot = verify_with_final_snapshot({"format": "game-record/1", "game": "tac"})
+    >>> verdict.valid, snapshot
+    (False, None)
+    """
     last = _LastState()
-    verdict = verify_observed(doc, observe=last)
+    verdict = verify_observed(doc, file=file, observe=last)
+    return verdict, _final_step_snapshot(doc, verdict, last)
+
+
+def _final_step_snapshot(doc: Any, verdict: Verdict, last: _LastState) -> dict[str, Any] | None:
     if not verdict.valid or last.state is None or not isinstance(doc, dict):
         return None
     module = _snapshot_module(str(doc.get("game")))

@@ -160,17 +160,17 @@ def test_reverify_lists_changed_verdicts(
     assert "Verified 0 record(s)." in capsys.readouterr().out
 
     # a new engine version that judges the first record differently
-    real_verify = services.verify_bytes
+    real_verify = services.verify_record_text
 
-    def new_engine(data: Any, *, file: str = "-") -> Verdict:
-        verdict = real_verify(data, file=file)
+    def new_engine(data: Any, *, file: str = "-") -> tuple[Verdict, Any]:
+        verdict, final = real_verify(data, file=file)
         if file == f"record-{ids[0]}":
             from rules.core.errors import ErrorCode, RecordError
 
-            return Verdict.invalid(file, "taki", RecordError(ErrorCode.MUST_PLAY, "/deals/0/turns/0", "stricter"))
-        return verdict
+            return Verdict.invalid(file, "taki", RecordError(ErrorCode.MUST_PLAY, "/deals/0/turns/0", "stricter")), None
+        return verdict, final
 
-    monkeypatch.setattr(services, "verify_bytes", new_engine)
+    monkeypatch.setattr(services, "verify_record_text", new_engine)
     monkeypatch.setattr(services, "engine_version", lambda game: "taki-2")
     call_command("reverify", "--sync", "--tournament", tournament.slug)
     out = capsys.readouterr().out

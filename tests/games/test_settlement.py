@@ -235,7 +235,7 @@ def test_a_verification_that_runs_out_of_time_is_stored_as_such(
     def too_slow(data: Any, *, file: str = "-") -> Any:
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(services, "verify_bytes", too_slow)
+    monkeypatch.setattr(services, "verify_record_text", too_slow)
     row = _submit(table, organiser, record, django_capture_on_commit_callbacks)
     assert (row.status, row.error_code, row.settlement) == ("invalid", "verification_timeout", "none")
     assert "60 seconds" in row.error_message

@@ -223,6 +223,13 @@ def _final(table: Table) -> Result | None:
     return table.results.select_for_update().filter(state__in=Result.FINAL_STATES).first()
 
 
+def _final_and_pending(table: Table) -> tuple[Result | None, Result | None]:
+    """Both of the table's open results, locked, in one query (at most one of each: partial unique indexes)."""
+    current = list(table.results.select_for_update().filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED]))
+    final = next((r for r in current if r.state in Result.FINAL_STATES), None)
+    return final, next((r for r in current if r.state == Result.State.REPORTED), None)
+
+
 def _audit_data(result: Result, lines: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {"table": result.table_id, "kind": result.kind, "state": result.state}
     if lines is not None:
@@ -265,21 +272,23 @@ def _report(
     tournament: Tournament, round_: Round, table: Table, actor: Any, entrant: Entrant | None, note: str, *,
     action: str, same_side_unchanged: bool = False, kind: str, scores: Mapping[Any, Any] | None,
     placings: Mapping[Any, Any] | None, winner: int | None, forfeited: Sequence[int] = (),
+    seated: list[int] | None = None,
 ) -> Result:
     """Validate and create the pending result (the table is locked); an identical report from the other
-    side confirms the pending one."""
+    side confirms the pending one. `seated`: the table's entrant ids when the caller read them already."""
     _require_playable(round_, table)
     require_released(table)  # rolling rounds: the entrants' earlier tables must be final
     if kind == "time_limit":
         require_time_limit_reached(tournament, round_, table)
     lines = result_lines(
-        tournament=tournament, profile=tournament_profile(tournament), seated=_seated(table), kind=kind,
+        tournament=tournament, profile=tournament_profile(tournament),
+        seated=seated if seated is not None else _seated(table), kind=kind,
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,
     )
     _require_knockout_decided(tournament, round_, lines)
-    if _final(table) is not None:
+    final, pending = _final_and_pending(table)
+    if final is not None:
         raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, _("This table already has a final result."))
-    pending = _pending(table)
     if pending is not None:
         entrant_id = entrant.pk if entrant is not None else None
         if pending.kind == kind and _result_key(pending) == _lines_key(lines):
@@ -293,7 +302,9 @@ def _report(
             result_id=pending.pk,
         )
     try:
-        with transaction.atomic():
+        # No savepoint of its own: every caller runs in an atomic block of its own (a savepoint when
+        # nested) that an IntegrityError, turned into a TournamentError here, rolls back.
+        with transaction.atomic(savepoint=False):
             result = Result.objects.create(
                 table=table, kind=kind, state=Result.State.REPORTED,
                 reported_by=actor if getattr(actor, "is_authenticated", False) else None,
@@ -329,11 +340,12 @@ def result_report_verified(
     result from the same side is returned unchanged. Audit action: `result_reported_from_record`.
     """
     tournament, round_, table = _lock_table_context(table)
-    if entrant is not None and not table.seats.filter(entrant=entrant).exists():
+    seated = _seated(table)
+    if entrant is not None and entrant.pk not in seated:
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("The entrant does not sit at this table."))
     return _report(
         tournament, round_, table, actor, entrant, note, action="result_reported_from_record",
-        same_side_unchanged=True, kind=kind, scores=scores, placings=placings, winner=winner,
+        same_side_unchanged=True, kind=kind, scores=scores, placings=placings, winner=winner, seated=seated,
     )
 
 

@@ -63,9 +63,13 @@ def _enqueue_standings(tournament_id: int) -> None:
     if deferred is not None:
         deferred.add(tournament_id)
         return
+    from tournaments.services.standings import standings_request_claim, standings_request_release
     from tournaments.tasks import standings_recompute
 
+    if not standings_request_claim(tournament_id):
+        return  # a recomputation already queued or running will include this result (coalescing)
     try:
         standings_recompute.delay(tournament_id)
     except Exception:  # the broker is down: the periodic reconciler will catch up
+        standings_request_release(tournament_id)
         logger.exception("Could not enqueue standings_recompute(%s)", tournament_id)

@@ -8,6 +8,10 @@ computation from scratch.
 
 from __future__ import annotations
 
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -174,13 +178,69 @@ def standings_recompute_locked(tournament: Tournament) -> int:
 
 
 @transaction.atomic
-def standings_recompute(*, tournament_id: int) -> int | None:
+def standings_recompute(*, tournament_id: int, only_if_stale: bool = False) -> int | None:
     """Replace the tournament's standings rows by a fresh computation; returns the results version
-    the rows now reflect (None if the tournament no longer exists)."""
+    the rows now reflect (None if the tournament no longer exists). `only_if_stale`: do nothing when
+    the rows already reflect the current results version (a request absorbed by an earlier run).
+    Once committed, a pending request of the tournament is released (see `standings_request_claim`)."""
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
         return None
+    transaction.on_commit(lambda: standings_request_release(tournament_id))
+    if only_if_stale and tournament.standings_version >= tournament.results_version:
+        return tournament.standings_version
     return standings_recompute_locked(tournament)
+
+
+# --- coalescing: one recomputation per tournament per burst of results ------------------------------
+#
+# A result asks for a recomputation on commit (`results_final._enqueue_standings`). It enqueues the task
+# only if it can *claim* the tournament's pending flag (an atomic add in the shared cache); a claim that
+# fails means a recomputation is queued or running and will read this result too: the result's commit
+# happened before its claim, the flag is released only after a run commits, and the task checks
+# the versions again after the release (`tournaments.tasks.standings_recompute`). So a burst of N
+# results costs one or two recomputations, and the last one always reads every result (the rows equal
+# a computation from scratch). The flag expires after PENDING_SECONDS so that a lost message delays a
+# tournament's requests at most that long (the periodic reconciler enqueues without claiming).
+
+PENDING_SECONDS = 120
+logger = logging.getLogger(__name__)
+
+
+def _pending_key(tournament_id: int) -> str:
+    return f"standings:pending:{tournament_id}"
+
+
+def standings_coalescing() -> bool:
+    """Only with a cache every process shares (Redis), or eager tasks (one process)."""
+    return bool(getattr(settings, "REDIS_URL", "")) or bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))
+
+
+def standings_request_claim(tournament_id: int) -> bool:
+    """True when the caller must enqueue a recomputation; False when a queued or running one will
+    include the caller's committed results. A cache that fails means True (enqueue; duplicates are cheap)."""
+    if not standings_coalescing():
+        return True
+    try:
+        return bool(cache.add(_pending_key(tournament_id), 1, PENDING_SECONDS))
+    except Exception:
+        logger.warning("standings coalescing: the cache is unavailable; enqueueing", exc_info=True)
+        return True
+
+
+def standings_request_release(tournament_id: int) -> None:
+    if not standings_coalescing():
+        return
+    try:
+        cache.delete(_pending_key(tournament_id))
+    except Exception:
+        logger.warning("standings coalescing: the cache is unavailable", exc_info=True)
+
+
+def standings_are_stale(tournament_id: int) -> bool:
+    from django.db.models import F
+
+    return Tournament.objects.filter(pk=tournament_id, standings_version__lt=F("results_version")).exists()
 
 
 def standings_stale_tournament_ids() -> list[int]:

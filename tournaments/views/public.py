@@ -5,12 +5,17 @@ They load without JavaScript. Draft rounds and private tournaments are shown onl
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 
 from tournaments import permissions
 from tournaments.models import Entrant, Round, Tournament
+from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.selectors import tournaments_visible_to
 from tournaments.views.page_data import (
     entrant_ids_of_user,
@@ -42,11 +47,28 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/tournament_list.html", {"rows": rows})
 
 
+# Rows of the standings page before "next page" / "show all" (what a phone first sees: a few screens).
+STANDINGS_PAGE_SIZE = 50
+# Rows of the standings on the tournament page, above a link to the whole list.
+STANDINGS_ON_TOURNAMENT_PAGE = 10
+
+
+def _personal(request: HttpRequest, tournament: Tournament) -> tuple[bool, set[int]]:
+    """(is organiser, the viewer's entrant ids): a page showing either is the viewer's own, not cached."""
+    return permissions.is_organiser(request.user, tournament), entrant_ids_of_user(request.user, tournament)
+
+
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(request, slug)
-    is_organiser = permissions.is_organiser(request.user, tournament)
+    is_organiser, my_entrant_ids = _personal(request, tournament)
+    page = PublicPage(request, tournament_key(tournament, "tournament"),
+                      cacheable=not is_organiser and not my_entrant_ids)
+    if (not_modified := page.not_modified()) is not None:
+        return not_modified
+    if page.html is not None:  # the content is cached: the shell needs nothing else
+        return page.finish(render(request, "tournaments/tournament_detail.html",
+                                  {"tournament": tournament, "page_cache": page}))
     rounds = rounds_with_tables(tournament, include_drafts=False)
-    my_entrant_ids = entrant_ids_of_user(request.user, tournament)
     for _round, views in rounds:
         mark_mine(views, my_entrant_ids)
     # A logged-in player's tables still waiting for a final result, shown first.
@@ -59,45 +81,91 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         and not view.table.is_bye
         and round_.status == Round.Status.PUBLISHED
     ]
-    rows = standings_rows(tournament)
+    rows = standings_rows(tournament, limit=STANDINGS_ON_TOURNAMENT_PAGE + 1)
     columns = standings_columns(tournament, rows)
     entrants = list(tournament.entrants.prefetch_related("members__player").order_by("name"))
-    return render(
+    return page.finish(render(
         request,
         "tournaments/tournament_detail.html",
         {
             "tournament": tournament,
+            "page_cache": page,
             "profile": tournament_profile(tournament),
             "is_organiser": is_organiser,
             "rounds": rounds,
             "current_round": rounds[-1] if rounds else None,
             "columns": columns,
-            "standings": standings_lines(rows, columns),
+            "standings": standings_lines(rows[:STANDINGS_ON_TOURNAMENT_PAGE], columns, slug=tournament.slug),
+            "standings_more": len(rows) > STANDINGS_ON_TOURNAMENT_PAGE,
             "standings_stale": tournament.standings_version < tournament.results_version,
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
             "my_open_tables": my_open_tables,
             "export_links": export_links(tournament),
         },
-    )
+    ))
+
+
+def _standings_page_number(request: HttpRequest) -> int | str:
+    """`?page=all`, else the page number (1 when absent or not a number)."""
+    value = request.GET.get("page", "1")
+    if value == "all":
+        return "all"
+    return int(value) if value.isdigit() and 0 < int(value) < 100_000 else 1
+
+
+class _StandingsPage:
+    """The rows of one standings page, read only when the content is rendered (not when cached)."""
+
+    def __init__(self, tournament: Tournament, number: int | str) -> None:
+        self.tournament = tournament
+        self.number = number
+        self._done: dict[str, Any] | None = None
+
+    def load(self) -> dict[str, Any]:
+        if self._done is None:
+            rows_qs = self.tournament.standing_rows.select_related("entrant").order_by("rank", "entrant__name")
+            paging = None
+            if self.number == "all":
+                rows = list(rows_qs)
+            else:
+                paging = Paginator(rows_qs, STANDINGS_PAGE_SIZE).get_page(self.number)
+                rows = list(paging.object_list)
+                if paging.paginator.num_pages <= 1:
+                    paging = None
+            columns = standings_columns(self.tournament, rows)
+            # group tables (docs/formats.md): every row of the tournament, whatever the page
+            groups = group_standings(rows if paging is None else list(rows_qs), columns, slug=self.tournament.slug) \
+                if self.tournament.group_count > 1 else []
+            self._done = {"columns": columns, "paging": paging, "groups": groups,
+                          "lines": standings_lines(rows, columns, slug=self.tournament.slug)}
+        return self._done
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings, 50 rows a page (the whole list one click away, `?page=all`); the same for every
+    viewer, so always served from the versioned cache."""
     tournament = visible_tournament(request, slug)
-    rows = standings_rows(tournament)
-    columns = standings_columns(tournament, rows)
-    return render(
+    number = _standings_page_number(request)
+    page = PublicPage(request, tournament_key(tournament, "standings", number))
+    if (not_modified := page.not_modified()) is not None:
+        return not_modified
+    data = _StandingsPage(tournament, number)
+    return page.finish(render(
         request,
         "tournaments/standings.html",
         {
             "tournament": tournament,
-            "columns": columns,
-            "standings": standings_lines(rows, columns),
+            "page_cache": page,
+            "columns": SimpleLazyObject(lambda: data.load()["columns"]),
+            "standings": SimpleLazyObject(lambda: data.load()["lines"]),
+            "paging": SimpleLazyObject(lambda: data.load()["paging"] or False),
+            "showing_all": number == "all",
             "standings_stale": tournament.standings_version < tournament.results_version,
-            "groups": group_standings(rows, columns),
+            "groups": SimpleLazyObject(lambda: data.load()["groups"]),
             "has_bracket": bool(tournament.knockout_seeding),
         },
-    )
+    ))
 
 
 def _visible_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
@@ -110,22 +178,31 @@ def _visible_round(request: HttpRequest, tournament: Tournament, number: int) ->
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     round_ = _visible_round(request, tournament, number)
-    my_entrant_ids = entrant_ids_of_user(request.user, tournament)
-    tables = round_table_views(round_)
-    mark_mine(tables, my_entrant_ids)
-    mark_release(tournament, round_, tables)
-    return render(
+    is_organiser, my_entrant_ids = _personal(request, tournament)
+    page = PublicPage(request, tournament_key(tournament, "round", number),
+                      cacheable=not is_organiser and not my_entrant_ids)
+    if (not_modified := page.not_modified()) is not None:
+        return not_modified
+
+    def tables() -> list[Any]:
+        views = round_table_views(round_)
+        mark_mine(views, my_entrant_ids)
+        mark_release(tournament, round_, views)
+        return views
+
+    return page.finish(render(
         request,
         "tournaments/round_detail.html",
         {
             "tournament": tournament,
+            "page_cache": page,
             "profile": tournament_profile(tournament),
             "round": round_,
-            "tables": tables,
-            "is_organiser": permissions.is_organiser(request.user, tournament),
+            "tables": SimpleLazyObject(tables),
+            "is_organiser": is_organiser,
             "my_entrant_ids": my_entrant_ids,
         },
-    )
+    ))
 
 
 def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:

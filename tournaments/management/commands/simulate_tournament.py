@@ -2,9 +2,14 @@
 
     python manage.py simulate_tournament --game tac --entrants 64 --rounds 7 --format swiss --json
     python manage.py simulate_tournament --game tactik --variant '{"seats": 6}' --entrants 30 --rounds 5
+    python manage.py simulate_tournament --game taki --entrants 1000 --rounds 9 --public --bulk
 
 The database is the configured one (DATABASE_URL, sqlite:///path included); the simulated tournament
-is kept there as a private tournament of the user "simulator". The last stdout line is
+is kept there as a tournament of the user "simulator", private unless `--public` (then it is made public
+once every round is played, so anyone can load its pages, e.g. to reproduce the figures of
+docs/operations.md; being public, the rankings reconciler will rate its games: use a throw-away
+database). `--bulk` enters each round's results as the organiser in one transaction per round instead
+of a report and a confirmation per table by the players. The last stdout line is
 one JSON object with entrants, rounds, tables_per_round, rematches, byes, pairing_seconds and
 standings_seconds (lists with one value per round) and more; for knockout and stages formats also
 final_ranking (entrant ids in place order, each with its rank, shared_rank and decided_by); round robin
@@ -48,6 +53,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print only the JSON line")
         parser.add_argument("--placement-matches", action="store_true",
                             help="knockout / stages: play for every place (5-8, 9-12, ...)")
+        parser.add_argument("--public", action="store_true",
+                            help="make the tournament public once it is played (its pages can be loaded by anyone)")
+        parser.add_argument("--bulk", action="store_true",
+                            help="enter each round's results as the organiser in one transaction (fast), "
+                                 "not reported and confirmed by the players table by table")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -83,12 +93,15 @@ class Command(BaseCommand):
             report = tournament_simulate(
                 tournament=tournament, actor=actor,
                 rounds=rounds if fmt == "round_robin" else None,
-                seed=options["seed"],
+                seed=options["seed"], bulk=options["bulk"],
             )
+            if options["public"]:
+                tournament = services.tournament_update(actor=actor, tournament=tournament, is_public=True)
         except TournamentError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc
         figures = report.as_dict(game=profile.game, variant=dict(profile.variant), format=fmt,
-                                 tournament=tournament.slug, total_seconds=round(time.perf_counter() - started, 3))
+                                 tournament=tournament.slug, public=tournament.is_public,
+                                 total_seconds=round(time.perf_counter() - started, 3))
         if fmt in ("knockout", "stages"):
             # the final places (docs/formats.md): entrant ids in place order with their rank
             figures["final_ranking"] = [
