@@ -304,8 +304,7 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
                                         or not 0 <= value <= 1000):
             raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
         elif field in {"is_public", "avoid_same_club", "placement_matches", "shared_places_by_standings",
-                       "dropped_rank_last"}:
-        elif field in {"is_public", "avoid_same_club", "checkin_required"}:
+                       "dropped_rank_last", "checkin_required"}:
             value = bool(value)
         elif field == "rolling_rounds":
             value = bool(value)
