@@ -171,9 +171,8 @@ def test_undo_across_a_deal_boundary() -> None:
     again = feed(back, [first["turns"][-1], {"announce": second["announce"]}])
     assert again["entries"] == state2["entries"]
     # a fresh process (no cache) reads the same state
-    from rules.scoresheet import sheet as sheet_module
-
     import rules.scoresheet as api
+    from rules.scoresheet import sheet as sheet_module
 
     before = sheet_view(state2)
     sheet_module._CACHE.clear()
