@@ -162,6 +162,8 @@ API_JSON_MAX_DEPTH = env.int("API_JSON_MAX_DEPTH", default=32)
 # Calendar feeds: the length of a game and the right-hand side of event UIDs.
 GAME_DURATION_MINUTES = env.int("GAME_DURATION_MINUTES", default=90)
 CALENDAR_UID_DOMAIN = env.str("CALENDAR_UID_DOMAIN", default="tournaments.invalid")
+# Absolute address of the site, for links in e-mails (report links, unsubscribe) sent by tasks.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # Largest CSV accepted by the entrant import.
 ENTRANT_IMPORT_MAX_ROWS = env.int("ENTRANT_IMPORT_MAX_ROWS", default=2000)
 # Game records (games app, docs/games.md): bytes and actions per record (bigger: 400 record_too_large);

@@ -6,7 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
-from tournaments.views import organiser, public, results, venue
+from tournaments.views import organiser, public, results, round_results, slips, venue
 
 app_name = "web"
 
@@ -49,6 +49,12 @@ urlpatterns = [
         organiser.round_publish_view,
         name="round-publish",
     ),
+    # Venue day (issue 17): whole-round result entry, result slips, report-link sheet
+    path("t/<slug:slug>/manage/rounds/<int:number>/results/", round_results.round_results, name="round-results"),
+    path("t/<slug:slug>/manage/rounds/<int:number>/results/<int:table_id>/", round_results.round_results_table,
+         name="round-results-table"),
+    path("t/<slug:slug>/manage/rounds/<int:number>/slips/", slips.result_slips, name="result-slips"),
+    path("t/<slug:slug>/manage/report-links/", slips.report_link_sheet, name="report-link-sheet"),
     path(
         "t/<slug:slug>/manage/tables/<int:table_id>/result/",
         results.result_override_view,
