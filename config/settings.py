@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "corsheaders",
     "tournaments",
     "tournaments.rankings",
 ]
@@ -60,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -218,7 +220,8 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "memory://"
+    # Eager tasks never reach a broker; naming the host keeps kombu from warning on every start.
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -243,6 +246,21 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
     },
 }
+
+# CORS (django-cors-headers): other sites may READ the public API (GET/HEAD, no cookies, no
+# Authorization header); tournaments.embedding.cors_read_only decides per request. Writes stay same-origin.
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "if-none-match", "if-modified-since")
+CORS_ALLOW_CREDENTIALS = False
+CORS_PREFLIGHT_MAX_AGE = 86400
+
+# E-mail: EMAIL_URL (smtp://user:password@host:587, smtp+tls://..., smtp+ssl://...); by default the
+# console backend prints every message (nothing to set up). Notifications: tournaments/notifications.
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournaments@localhost")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 
 # Security: strict by default when DEBUG is off (each can be overridden from the environment).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,7 +1,7 @@
 """CSV exports of entrants, pairings, results and standings (plain Django views, public like the pages).
 
-Cells that a spreadsheet would run as a formula (starting with = + - @ or a tab) are prefixed with a
-quote (CSV injection).
+Numbers are written as numbers (a spreadsheet sorts -1.5 below 0). Text cells that a spreadsheet
+would run as a formula (starting with = + - @ or a tab) are prefixed with a quote (CSV injection).
 """
 
 from __future__ import annotations
@@ -30,13 +30,20 @@ def csv_cell(value: Any) -> str:
     return text
 
 
+def csv_value(value: Any) -> Any:
+    """A number (int/float, not bool) as itself; anything else as guarded text (`csv_cell`)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    return csv_cell(value)
+
+
 def _csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     writer.writerow(header)
     for row in rows:
-        writer.writerow([csv_cell(v) for v in row])
+        writer.writerow([csv_value(v) for v in row])
     return response
 
 
@@ -83,10 +90,10 @@ def results_rows(tournament: Tournament, user: Any) -> tuple[list[str], list[lis
 
 def standings_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
     codes = list(tournament.tiebreak_order) + [c for c in TIEBREAKS if c not in tournament.tiebreak_order]
-    header = ["rank", "entrant", "games", *codes]
+    header = ["rank", "entrant", "games", *codes, "shared_rank", "dropped"]
     rows = [
-        [f"{r.rank}=" if r.shared_rank else r.rank, r.entrant.name, r.games_played,
-         *[r.values.get(code, "") for code in codes]]
+        [r.rank, r.entrant.name, r.games_played, *[r.values.get(code, "") for code in codes],
+         "yes" if r.shared_rank else "", "yes" if r.entrant.status == "dropped" else ""]
         for r in selectors.standings_of(tournament)
     ]
     return header, rows

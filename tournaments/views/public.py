@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tournaments import permissions
 from tournaments.models import Entrant, Round, Tournament
-from tournaments.selectors import tournaments_visible_to
+from tournaments.selectors import standings_after, tournaments_visible_to
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
@@ -72,6 +72,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "columns": columns,
             "standings": standings_lines(rows, columns),
             "standings_stale": tournament.standings_version < tournament.results_version,
+            "standings_after": standings_after(tournament),
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
             "my_open_tables": my_open_tables,
@@ -92,6 +93,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "columns": columns,
             "standings": standings_lines(rows, columns),
             "standings_stale": tournament.standings_version < tournament.results_version,
+            "standings_after": standings_after(tournament),
         },
     )
 
