@@ -249,7 +249,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # CORS (django-cors-headers): other sites may READ the public API (GET/HEAD, no cookies, no
 # Authorization header); tournaments.embedding.cors_read_only decides per request. Writes stay same-origin.
-CORS_URLS_REGEX = r"^/api/"
+CORS_URLS_REGEX = r"^$"  # no path by pattern: the signal handler decides (GET/HEAD/preflight of a GET)
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "if-none-match", "if-modified-since")
 CORS_ALLOW_CREDENTIALS = False
