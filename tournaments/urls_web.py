@@ -6,7 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
-from tournaments.views import organiser, public, results, round_results, slips, venue
+from tournaments.views import organiser, public, results, round_results, slips, unsubscribe, venue
 
 app_name = "web"
 
@@ -63,5 +63,6 @@ urlpatterns = [
     # Players
     path("t/<slug:slug>/tables/<int:table_id>/report/", results.result_report_view, name="result-report"),
     path("report/<str:token>/", results.token_home, name="token-home"),
+    path("email/unsubscribe/<str:token>/", unsubscribe.email_unsubscribe, name="email-unsubscribe"),
     path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
 ]

@@ -13,7 +13,7 @@
     event.preventDefault();
     button.click();
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
+  document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.target;
     var saved = target && target.id ? document.getElementById(target.id) : null;
     if (!saved || !saved.classList.contains("entry-table")) return;

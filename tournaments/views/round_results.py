@@ -27,7 +27,6 @@ from tournaments.profiles import PLACING, GameProfile
 from tournaments.services.results import result_override
 from tournaments.views.organiser import organised_tournament
 from tournaments.views.page_data import TableView, round_table_views, table_view, tournament_profile
-from tournaments.views.results import _initial_from
 
 
 @dataclass
@@ -43,11 +42,10 @@ def _prefix(view: TableView) -> str:
 
 
 def _entry_form(view: TableView, profile: GameProfile, data: Any = None) -> ResultForm:
+    # No initial values: a pending report is shown beside the fields, never pre-filled, so that
+    # "save all" cannot turn an untouched report into a final result.
     seated = [line.entrant for line in view.seats]
-    return ResultForm(
-        data, profile=profile, entrants=seated, prefix=_prefix(view),
-        initial=_initial_from(view.pending or view.final),
-    )
+    return ResultForm(data, profile=profile, entrants=seated, prefix=_prefix(view))
 
 
 def _entered(view: TableView, profile: GameProfile, data: Any) -> bool:
