@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
-from tournaments import apis, exports, spreadsheets
+from tournaments import apis, archive_api, exports, spreadsheets
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -21,6 +21,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/report-links/", apis.ReportLinksApi.as_view(), name="api-report-links"),
     path("tournaments/<slug:slug>/audit/", apis.AuditLogApi.as_view(), name="api-audit"),
     path("tournaments/<slug:slug>/export/<str:kind>.csv", exports.export_csv, name="api-export"),
+    path("tournaments/<slug:slug>/archive.json", archive_api.TournamentArchiveApi.as_view(), name="api-archive"),
+    path("tournament-imports/", archive_api.TournamentImportApi.as_view(), name="api-archive-import"),
     path("tournaments/<slug:slug>/export/standings.xlsx", spreadsheets.StandingsXlsxApi.as_view(),
          name="api-export-standings-xlsx"),
     path("tournaments/<slug:slug>/boards/", apis.BoardAddApi.as_view(), name="api-boards"),

@@ -6,7 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
-from tournaments.views import organiser, public, results, round_results, slips, unsubscribe, venue
+from tournaments.views import archive, organiser, public, results, round_results, slips, unsubscribe, venue
 
 app_name = "web"
 
@@ -55,6 +55,8 @@ urlpatterns = [
          name="round-results-table"),
     path("t/<slug:slug>/manage/rounds/<int:number>/slips/", slips.result_slips, name="result-slips"),
     path("t/<slug:slug>/manage/report-links/", slips.report_link_sheet, name="report-link-sheet"),
+    path("t/<slug:slug>/manage/archive.json", archive.archive_download, name="archive-download"),
+    path("import/", archive.archive_import_view, name="archive-import"),
     path(
         "t/<slug:slug>/manage/tables/<int:table_id>/result/",
         results.result_override_view,
