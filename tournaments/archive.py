@@ -431,7 +431,8 @@ def archive_import(*, actor: Any, data: Any, slug: str | None = None) -> Tournam
                                   _("A tournament with the slug “%(slug)s” exists already.") % {"slug": wanted}) from exc
         raise _invalid(_("The archive contradicts itself (%(error)s); nothing was imported.")
                        % {"error": str(exc).splitlines()[0][:200]}) from exc
-    standings_recompute(tournament_id=tournament.pk)
+    if tournament.results_version:
+        standings_recompute(tournament_id=tournament.pk)
     return tournament
 
 
@@ -500,8 +501,10 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
                                 placing=line["placing"], is_winner=line["is_winner"], forfeited=line["forfeited"])
                     for line in x["lines"]
                 )
-    # Standings come from the final results: mark them stale so that the recomputation runs.
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=1)
+    # Standings come from the final results (none before the first one, as on the exporting side):
+    # mark them stale so that the recomputation runs.
+    if Result.objects.filter(table__round__tournament=tournament, state__in=Result.FINAL_STATES).exists():
+        Tournament.objects.filter(pk=tournament.pk).update(results_version=1)
     maps: dict[str, dict[int, Any]] = {"entrants": entrants, "players": players, "tables": tables}
     for key, section in ARCHIVE_SECTIONS.items():
         if key in data:

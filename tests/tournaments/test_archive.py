@@ -155,3 +155,35 @@ def test_api_and_page(client: Client, organiser: Any, played: Tournament) -> Non
     assert bad.status_code == 400
     schema = client.get("/api/schema/").content.decode()
     assert "/api/tournaments/{slug}/archive.json" in schema and "/api/tournament-imports/" in schema
+
+
+def test_game_records_travel_with_the_archive_and_keep_their_verdicts(
+    organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    pytest.importorskip("games")
+    from games.demo import record_for_table
+    from games.models import GameRecord
+    from games.services import record_submit
+    from tests.games.conftest import one_table_tournament
+
+    tournament, table = one_table_tournament(organiser, "tac", {})
+    valid = record_for_table(table, game="tac", variant={}, seed=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_submit(table=table, actor=organiser, data=json.dumps(valid), source="upload")
+    broken = copy.deepcopy(valid)
+    broken["deals"][0]["turns"] = broken["deals"][0]["turns"][:3] + [{"card": "X"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_submit(table=table, actor=organiser, data=json.dumps(broken), source="upload")
+    verdicts = sorted(GameRecord.objects.filter(tournament=tournament).values_list("status", "error_code", "complete"))
+    assert [v[0] for v in verdicts] == ["invalid", "valid"]
+    document = json.loads(json.dumps(archive_export(tournament)))
+    assert len(document["records"]) == 2
+    copy_ = archive_import(actor=organiser, data=document, slug="records-copy")
+    assert sorted(GameRecord.objects.filter(tournament=copy_).values_list("status", "error_code", "complete")) == verdicts
+    assert _standings_csv(copy_) == _standings_csv(Tournament.objects.get(pk=tournament.pk))
+    unreadable = copy.deepcopy(document)
+    unreadable["records"][0]["raw"] = "{" * 100
+    before = GameRecord.objects.count()
+    with pytest.raises(TournamentError):
+        archive_import(actor=organiser, data=unreadable, slug="records-copy-2")
+    assert GameRecord.objects.count() == before and not Tournament.objects.filter(slug="records-copy-2").exists()
