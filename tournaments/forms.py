@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Tournament
+from tournaments.profile_names import profile_name
 from tournaments.profiles import PLACING, GameProfile, all_profiles
 from tournaments.standings import TIEBREAKS
 
@@ -35,7 +36,7 @@ def profile_label(profile: GameProfile) -> str:
         }
     else:
         table = _("%(players)d players per table") % {"players": profile.entrants_per_table}
-    return f"{profile.label} — {table}"
+    return f"{profile_name(profile)} — {table}"
 
 
 def profile_choices() -> list[tuple[str, str]]:

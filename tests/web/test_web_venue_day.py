@@ -117,3 +117,17 @@ def test_make_run_serves_on_port_from_the_environment() -> None:
     default = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60,
                              env={"PATH": "/usr/bin:/bin"})
     assert "runserver 127.0.0.1:8000" in default.stdout
+
+
+def test_game_and_mode_names_are_translated(client: Client, organiser: Any) -> None:
+    from tournaments.services.tournaments import tournament_create
+
+    tournament_create(actor=organiser, name="Tock Night", game="tock", variant={"seats": 4, "quick_start": True},
+                      format="swiss", rounds_planned=2)
+    english = client.get("/").content.decode()
+    assert "Tock free-for-all (4), quick start" in english
+    german = client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Tock jeder gegen jeden (4), Schnellstart" in german
+    client.force_login(organiser)
+    french = client.get(reverse("web:tournament-create"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Tock chacun pour soi (4), départ rapide" in french
