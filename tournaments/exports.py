@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import scheduling, selectors
 from tournaments.errors import TournamentError
@@ -109,7 +110,7 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     elif kind == "pairings":
         raw = request.GET.get("round", "")
         if raw and not raw.isdigit():
-            return JsonResponse({"error": {"code": "invalid_input", "message": "round must be a number.",
+            return JsonResponse({"error": {"code": "invalid_input", "message": _("The round must be a whole number."),
                                            "details": {}}}, status=400)
         header, rows = pairings_rows(tournament, request.user, int(raw) if raw else None)
     elif kind == "results":
@@ -117,7 +118,7 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     elif kind == "standings":
         header, rows = standings_rows(tournament)
     else:
-        return JsonResponse({"error": {"code": "not_found", "message": "Unknown export.", "details": {}}},
+        return JsonResponse({"error": {"code": "not_found", "message": _("Unknown export."), "details": {}}},
                             status=404)
     return _csv_response(f"{tournament.slug}-{kind}.csv", header, rows)
 
@@ -157,7 +158,7 @@ def export_calendar(request: HttpRequest, slug: str, entrant_id: int | None = No
     else:
         entrant = tournament.entrants.filter(pk=entrant_id).first()
         if entrant is None:
-            return JsonResponse({"error": {"code": "not_found", "message": "No such entrant.", "details": {}}},
+            return JsonResponse({"error": {"code": "not_found", "message": _("No such entrant."), "details": {}}},
                                 status=404)
         body = scheduling.entrant_calendar(about, events, entrant.pk, generated_at=timezone.now(),
                                            entrant_name=entrant.name)

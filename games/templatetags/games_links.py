@@ -53,3 +53,11 @@ def valid_records_by_table(items: Any) -> dict[int, GameRecord]:
 @register.filter
 def record_of(records: dict[int, GameRecord], table_id: Any) -> GameRecord | None:
     return records.get(table_id) if isinstance(records, dict) else None
+
+
+@register.filter
+def verdict_label(code: str) -> str:
+    """The translated meaning of an engine verdict code (games.verdict_labels); '' when unknown."""
+    from games.verdict_labels import VERDICT_LABELS
+
+    return str(VERDICT_LABELS.get(code, ""))

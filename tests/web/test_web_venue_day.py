@@ -131,3 +131,55 @@ def test_game_and_mode_names_are_translated(client: Client, organiser: Any) -> N
     client.force_login(organiser)
     french = client.get(reverse("web:tournament-create"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Tock chacun pour soi (4), départ rapide" in french
+
+
+def test_api_errors_speak_german_and_french(client: Client, tac_tournament: Tournament) -> None:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    cases = [
+        (lambda: api.get("/api/tournaments/nope/", HTTP_ACCEPT_LANGUAGE="de"), "Dieses Turnier gibt es nicht."),
+        (lambda: api.get(f"/api/tournaments/{tac_tournament.slug}/export/pairings.csv?round=x",
+                         HTTP_ACCEPT_LANGUAGE="fr"), "ronde"),
+    ]
+    for call, word in cases:
+        body = call().content.decode()
+        assert word in body, body
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user("api-de", password="x-pass-123")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    invalid = api.post("/api/tournaments/", {"name": ""}, format="json", HTTP_ACCEPT_LANGUAGE="de").json()
+    assert invalid["error"]["code"] == "invalid_input" and invalid["error"]["message"] == "Die Eingabe ist ungültig; siehe Details."
+    french = api.post("/api/tournaments/", {"name": ""}, format="json", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert french["error"]["message"] == "L'entrée n'est pas valide ; voir les détails."
+
+
+def test_verdict_shows_its_meaning_in_the_page_language(
+    client: Client, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    import json
+
+    from games.demo import record_for_table
+    from games.models import GameRecord
+    from games.services import record_submit
+    from tests.games.conftest import one_table_tournament
+
+    tournament, table = one_table_tournament(organiser, "tac", {})
+    broken = record_for_table(table, game="tac", variant={}, seed=5)
+    broken["deals"][0]["turns"] = broken["deals"][0]["turns"][:2] + [{"card": "X"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_submit(table=table, actor=organiser, data=json.dumps(broken), source="upload")
+    record = GameRecord.objects.get(table=table)
+    assert record.status == "invalid" and record.error_message
+    url = reverse("games:record-detail", args=[tournament.slug, record.pk])
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    from django.utils import translation
+
+    from games.verdict_labels import VERDICT_LABELS
+
+    with translation.override("de"):
+        meaning = str(VERDICT_LABELS[record.error_code])
+    assert meaning in german and "Meldung der Prüfung (englisch):" in german
+    assert record.error_message.split(" ")[0] in german  # the engine's exact English message stays
