@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 PYTEST_ARGS ?=
+PORT ?= 8000
 
 .PHONY: venv run test lint typecheck bench mutate demo worker clean
 
@@ -16,12 +17,12 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 venv: $(STAMP)
 
-## Set up, migrate, load the demo tournament (with game records) and serve it on http://127.0.0.1:8000
+## Set up, migrate, load the demo tournament (with game records) and serve it on http://127.0.0.1:$(PORT) (PORT=8000 by default)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) manage.py demo_records
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## Set up and run the whole test suite
 test: $(STAMP)

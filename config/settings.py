@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "corsheaders",
     "tournaments",
     "tournaments.rankings",
 ]
@@ -65,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -211,6 +213,8 @@ API_JSON_MAX_DEPTH = env.int("API_JSON_MAX_DEPTH", default=32)
 # Calendar feeds: the length of a game and the right-hand side of event UIDs.
 GAME_DURATION_MINUTES = env.int("GAME_DURATION_MINUTES", default=90)
 CALENDAR_UID_DOMAIN = env.str("CALENDAR_UID_DOMAIN", default="tournaments.invalid")
+# Absolute address of the site, for links in e-mails (report links, unsubscribe) sent by tasks.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # Largest CSV accepted by the entrant import.
 ENTRANT_IMPORT_MAX_ROWS = env.int("ENTRANT_IMPORT_MAX_ROWS", default=2000)
 # Game records (games app, docs/games.md): bytes and actions per record (bigger: 400 record_too_large);
@@ -276,7 +280,8 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "memory://"
+    # Eager tasks never reach a broker; naming the host keeps kombu from warning on every start.
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -301,6 +306,21 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
     },
 }
+
+# CORS (django-cors-headers): other sites may READ the public API (GET/HEAD, no cookies, no
+# Authorization header); tournaments.embedding.cors_read_only decides per request. Writes stay same-origin.
+CORS_URLS_REGEX = r"^$"  # no path by pattern: the signal handler decides (GET/HEAD/preflight of a GET)
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "if-none-match", "if-modified-since")
+CORS_ALLOW_CREDENTIALS = False
+CORS_PREFLIGHT_MAX_AGE = 86400
+
+# E-mail: EMAIL_URL (smtp://user:password@host:587, smtp+tls://..., smtp+ssl://...); by default the
+# console backend prints every message (nothing to set up). Notifications: tournaments/notifications.
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournaments@localhost")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 
 # Security: strict by default when DEBUG is off (each can be overridden from the environment).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -9,6 +9,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("embed/", include("tournaments.urls_embed")),
     path("api/", include("tournaments.urls_api")),
     path("api/", include("tournaments.rankings.urls_api")),
     path("", include("tournaments.rankings.urls_web")),

@@ -6,3 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = _("Game records")
+
+    def ready(self) -> None:
+        from games.archive_section import register
+
+        register()  # the records' part of the tournament archive (tournaments.archive)

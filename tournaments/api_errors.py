@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -51,9 +52,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, TournamentError):
         return _error(str(exc.code), exc.message, exc.details, exc.http_status)
     if isinstance(exc, Http404):
-        return _error("not_found", "Not found.", {}, 404)
+        return _error("not_found", _("Not found."), {}, 404)
     if isinstance(exc, PermissionDenied):
-        return _error("permission_denied", str(exc) or "You may not do this.", {}, 403)
+        return _error("permission_denied", str(exc) or _("You may not do this."), {}, 403)
     if is_database_failure(exc):
         request = context.get("request")
         if request is not None:
@@ -72,7 +73,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ParseError) and detail_code == "json_too_deep":
         code = "json_too_deep"
     if isinstance(exc, exceptions.ValidationError):
-        message = "The input is invalid; see details."
+        message = _("The input is invalid; see details.")
         details = exc.detail
     else:
         message = str(exc.detail)

@@ -6,13 +6,15 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 
 class JSONTooDeep(ParseError):
     default_code = "json_too_deep"
-    default_detail = "The JSON body is nested too deeply."
+    default_detail = gettext_lazy("The JSON body is nested too deeply.")
 
 
 def json_depth_exceeds(value: Any, limit: int) -> bool:
@@ -63,9 +65,9 @@ class DepthLimitedJSONParser(JSONParser):
         try:
             text = stream.read().decode(encoding)
         except (UnicodeDecodeError, LookupError) as exc:
-            raise ParseError("The body is not valid text in the declared encoding.") from exc
+            raise ParseError(_("The body is not valid text in the declared encoding.")) from exc
         if _raw_depth_exceeds(text, limit):
-            raise JSONTooDeep(f"The JSON body is nested more than {limit} levels deep.")
+            raise JSONTooDeep(_("The JSON body is nested more than %(limit)s levels deep.") % {"limit": limit})
         try:
             data = json.loads(text, parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as exc:

@@ -297,6 +297,12 @@ class EntrantListRegisterApi(APIView):
         rating = serializers.FloatField(min_value=-100000, max_value=100000, required=False, allow_null=True)
         group = serializers.IntegerField(min_value=1, max_value=64, default=1)
         check_in = serializers.BooleanField(default=False)
+        email = serializers.EmailField(required=False, allow_blank=True, default="",
+                                       help_text="Private notification address of the entrant (never returned).")
+        language = serializers.ChoiceField(choices=["", "de", "fr", "en"], required=False, default="")
+        player_emails = serializers.ListField(child=serializers.EmailField(allow_blank=True), required=False,
+                                              default=list, max_length=10,
+                                              help_text="Notification addresses of the named players, in order.")
 
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]

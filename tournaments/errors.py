@@ -22,6 +22,7 @@ class ErrorCode(StrEnum):
     INVALID_VARIANT = "invalid_variant"
     INVALID_RESULT = "invalid_result"
     INVALID_CSV = "invalid_csv"
+    INVALID_ARCHIVE = "invalid_archive"
     PAIRING_INVALID = "pairing_invalid"
     JSON_TOO_DEEP = "json_too_deep"
     # game records (the games app)
@@ -76,6 +77,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.INVALID_VARIANT: 400,
     ErrorCode.INVALID_RESULT: 400,
     ErrorCode.INVALID_CSV: 400,
+    ErrorCode.INVALID_ARCHIVE: 400,
     ErrorCode.PAIRING_INVALID: 400,
     ErrorCode.JSON_TOO_DEEP: 400,
     ErrorCode.RECORD_TOO_LARGE: 400,

@@ -1,7 +1,7 @@
 """CSV exports of entrants, pairings, results and standings (plain Django views, public like the pages).
 
-Cells that a spreadsheet would run as a formula (starting with = + - @ or a tab) are prefixed with a
-quote (CSV injection).
+Numbers are written as numbers (a spreadsheet sorts -1.5 below 0). Text cells that a spreadsheet
+would run as a formula (starting with = + - @ or a tab) are prefixed with a quote (CSV injection).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import scheduling, selectors
 from tournaments.errors import TournamentError
@@ -31,13 +32,20 @@ def csv_cell(value: Any) -> str:
     return text
 
 
+def csv_value(value: Any) -> Any:
+    """A number (int/float, not bool) as itself; anything else as guarded text (`csv_cell`)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    return csv_cell(value)
+
+
 def _csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     writer.writerow(header)
     for row in rows:
-        writer.writerow([csv_cell(v) for v in row])
+        writer.writerow([csv_value(v) for v in row])
     return response
 
 
@@ -86,10 +94,10 @@ def standings_rows(tournament: Tournament, group: int | None = None) -> tuple[li
     """Final-ranking order (with ``group``: that group in group order); the place's source and the
     group columns come last."""
     codes = list(tournament.tiebreak_order) + [c for c in TIEBREAKS if c not in tournament.tiebreak_order]
-    header = ["rank", "entrant", "games", *codes, "decided_by", "group", "group_rank"]
+    header = ["rank", "entrant", "games", *codes, "shared_rank", "dropped", "decided_by", "group", "group_rank"]
     rows = [
-        [f"{r.rank}=" if r.shared_rank else r.rank, r.entrant.name, r.games_played,
-         *[r.values.get(code, "") for code in codes],
+        [r.rank, r.entrant.name, r.games_played, *[r.values.get(code, "") for code in codes],
+         "yes" if r.shared_rank else "", "yes" if r.entrant.status == "dropped" else "",
          r.decided_by, "" if r.group is None else r.group, "" if r.group_rank is None else r.group_rank]
         for r in selectors.standings_of(tournament, group=group)
     ]
@@ -106,7 +114,7 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     elif kind == "pairings":
         raw = request.GET.get("round", "")
         if raw and not raw.isdigit():
-            return JsonResponse({"error": {"code": "invalid_input", "message": "round must be a number.",
+            return JsonResponse({"error": {"code": "invalid_input", "message": _("The round must be a whole number."),
                                            "details": {}}}, status=400)
         header, rows = pairings_rows(tournament, request.user, int(raw) if raw else None)
     elif kind == "results":
@@ -118,7 +126,7 @@ def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                                            "details": {}}}, status=400)
         header, rows = standings_rows(tournament, int(raw) if raw else None)
     else:
-        return JsonResponse({"error": {"code": "not_found", "message": "Unknown export.", "details": {}}},
+        return JsonResponse({"error": {"code": "not_found", "message": _("Unknown export."), "details": {}}},
                             status=404)
     return _csv_response(f"{tournament.slug}-{kind}.csv", header, rows)
 
@@ -162,7 +170,7 @@ def export_calendar(request: HttpRequest, slug: str, entrant_id: int | None = No
     else:
         entrant = tournament.entrants.filter(pk=entrant_id).first()
         if entrant is None:
-            return JsonResponse({"error": {"code": "not_found", "message": "No such entrant.", "details": {}}},
+            return JsonResponse({"error": {"code": "not_found", "message": _("No such entrant."), "details": {}}},
                                 status=404)
         body = scheduling.entrant_calendar(about, events, entrant.pk, generated_at=timezone.now(),
                                            entrant_name=entrant.name)

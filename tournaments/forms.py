@@ -10,10 +10,12 @@ import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Tournament
+from tournaments.profile_names import profile_name
 from tournaments.profiles import PLACING, GameProfile, all_profiles
 from tournaments.standings import TIEBREAKS
 
@@ -34,7 +36,7 @@ def profile_label(profile: GameProfile) -> str:
         }
     else:
         table = _("%(players)d players per table") % {"players": profile.entrants_per_table}
-    return f"{profile.label} — {table}"
+    return f"{profile_name(profile)} — {table}"
 
 
 def profile_choices() -> list[tuple[str, str]]:
@@ -206,15 +208,24 @@ class EntrantForm(forms.Form):
     rating = forms.FloatField(label=_("Rating"), min_value=-100000, max_value=100000, required=False)
     group = forms.IntegerField(label=_("Group"), min_value=1, max_value=64, initial=1)
     check_in = forms.BooleanField(label=_("Check in now"), required=False)
+    email = forms.EmailField(
+        label=_("E-mail for notifications"), required=False,
+        help_text=_("Optional, never shown publicly: pairings, results to confirm, corrections."),
+    )
+    language = forms.ChoiceField(label=_("Language of the e-mails"), required=False, choices=())
 
     def __init__(self, *args: Any, profile: GameProfile, group_count: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players_per_entrant = profile.players_per_entrant
+        self.fields["language"].choices = [("", _("Site default")), *settings.LANGUAGES]  # type: ignore[attr-defined]
         if profile.players_per_entrant > 1:
             self.fields["name"].label = _("Team name")
             for index in range(profile.players_per_entrant):
                 self.fields[f"player_{index + 1}"] = forms.CharField(
                     label=_("Player %(number)d") % {"number": index + 1}, max_length=100
+                )
+                self.fields[f"player_{index + 1}_email"] = forms.EmailField(
+                    label=_("E-mail of player %(number)d") % {"number": index + 1}, required=False
                 )
         else:
             self.fields["name"].label = _("Player name")
@@ -240,6 +251,11 @@ class EntrantForm(forms.Form):
             "rating": data.get("rating"),
             "group": data.get("group") or 1,
             "check_in": data.get("check_in", False),
+            "email": data.get("email") or "",
+            "language": data.get("language") or "",
+            "player_emails": [data.get(f"player_{i + 1}_email") or "" for i in range(self.players_per_entrant)]
+            if self.players_per_entrant > 1
+            else [],
         }
 
 

@@ -41,6 +41,9 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
+    # Optional, private: for notifications (tournaments.notifications), never shown publicly.
+    email = models.EmailField(_("e-mail"), blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -183,6 +186,9 @@ class Entrant(models.Model):
     rating = models.FloatField(_("rating"), null=True, blank=True)
     group = models.PositiveSmallIntegerField(_("group"), default=1)
     needs_accessible_table = models.BooleanField(_("needs an accessible table"), default=False)
+    # Optional, private contact address of the entrant for notifications, and its language.
+    email = models.EmailField(_("e-mail"), blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)
     # Secret link for reporting results without an account; never shown publicly.
     report_token = models.CharField(max_length=64, unique=True, default=new_report_token, editable=False)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -493,3 +499,33 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entrant}"
+
+
+class EmailNotification(models.Model):
+    """One e-mail sent for one event to one address: the idempotency key of the notification tasks
+    (`tournaments.notifications`). A row exists only once its message was handed to the backend."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    event = models.CharField(max_length=40)
+    object_id = models.BigIntegerField()
+    address = models.EmailField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sent_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "object_id", "address"], name="email_notification_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}#{self.object_id} -> {self.address}"
+
+
+class EmailOptOut(models.Model):
+    """An address that unsubscribed from every notification (the link in each e-mail)."""
+
+    address = models.EmailField(unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.address

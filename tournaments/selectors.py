@@ -139,3 +139,19 @@ def tables_release(tournament: Tournament) -> dict[int, str]:
     from tournaments.services.release import tables_released
 
     return tables_released(tournament)
+
+
+def standings_after(tournament: Tournament) -> dict[str, Any] | None:
+    """What the standings count: `{"round": N, "provisional": bool, "final": bool}` where N is the
+    latest published round; provisional while that round still has tables without a final result
+    (or new results are not yet counted); None before the first round is published."""
+    latest = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    if latest is None:
+        return None
+    open_round = latest.status == Round.Status.PUBLISHED
+    stale = tournament.standings_version < tournament.results_version
+    return {
+        "round": latest.number,
+        "provisional": open_round or stale,
+        "final": tournament.status == Tournament.Status.FINISHED and not stale,
+    }

@@ -4,7 +4,7 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournaments import apis, exports
+from tournaments import apis, archive_api, exports, spreadsheets
 from tournaments.api_errors import read_only_api_view
 
 urlpatterns = [
@@ -25,6 +25,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/report-links/", apis.ReportLinksApi.as_view(), name="api-report-links"),
     path("tournaments/<slug:slug>/audit/", apis.AuditLogApi.as_view(), name="api-audit"),
     path("tournaments/<slug:slug>/export/<str:kind>.csv", read_only_api_view(exports.export_csv), name="api-export"),
+    path("tournaments/<slug:slug>/archive.json", archive_api.TournamentArchiveApi.as_view(), name="api-archive"),
+    path("tournament-imports/", archive_api.TournamentImportApi.as_view(), name="api-archive-import"),
+    path("tournaments/<slug:slug>/export/standings.xlsx", spreadsheets.StandingsXlsxApi.as_view(),
+         name="api-export-standings-xlsx"),
     path("tournaments/<slug:slug>/boards/", apis.BoardAddApi.as_view(), name="api-boards"),
     path("tournaments/<slug:slug>/calendar.ics", read_only_api_view(exports.export_calendar), name="api-calendar"),
     path("tournaments/<slug:slug>/entrants/<int:entrant_id>/calendar.ics", read_only_api_view(exports.export_calendar),

@@ -6,7 +6,17 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
-from tournaments.views import final_places, organiser, public, results, venue
+from tournaments.views import (
+    archive,
+    final_places,
+    organiser,
+    public,
+    results,
+    round_results,
+    slips,
+    unsubscribe,
+    venue,
+)
 
 app_name = "web"
 
@@ -54,6 +64,14 @@ urlpatterns = [
         organiser.round_publish_view,
         name="round-publish",
     ),
+    # Venue day (issue 17): whole-round result entry, result slips, report-link sheet
+    path("t/<slug:slug>/manage/rounds/<int:number>/results/", round_results.round_results, name="round-results"),
+    path("t/<slug:slug>/manage/rounds/<int:number>/results/<int:table_id>/", round_results.round_results_table,
+         name="round-results-table"),
+    path("t/<slug:slug>/manage/rounds/<int:number>/slips/", slips.result_slips, name="result-slips"),
+    path("t/<slug:slug>/manage/report-links/", slips.report_link_sheet, name="report-link-sheet"),
+    path("t/<slug:slug>/manage/archive.json", archive.archive_download, name="archive-download"),
+    path("import/", archive.archive_import_view, name="archive-import"),
     path(
         "t/<slug:slug>/manage/tables/<int:table_id>/result/",
         results.result_override_view,
@@ -62,5 +80,6 @@ urlpatterns = [
     # Players
     path("t/<slug:slug>/tables/<int:table_id>/report/", results.result_report_view, name="result-report"),
     path("report/<str:token>/", results.token_home, name="token-home"),
+    path("email/unsubscribe/<str:token>/", unsubscribe.email_unsubscribe, name="email-unsubscribe"),
     path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
 ]

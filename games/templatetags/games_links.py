@@ -69,3 +69,9 @@ def valid_records_for_tables(table_ids: Any) -> dict[int, GameRecord]:
     ):
         found.setdefault(record.table_id, record)
     return found
+@register.filter
+def verdict_label(code: str) -> str:
+    """The translated meaning of an engine verdict code (games.verdict_labels); '' when unknown."""
+    from games.verdict_labels import VERDICT_LABELS
+
+    return str(VERDICT_LABELS.get(code, ""))

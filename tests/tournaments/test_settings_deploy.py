@@ -59,7 +59,7 @@ def test_nothing_configured_means_sqlite_eager_tasks_and_local_cache() -> None:
                                               "CELERY_TASK_ALWAYS_EAGER")))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == (
-        '["django.db.backends.sqlite3", true, "django.core.cache.backends.locmem.LocMemCache", "memory://"]'
+        '["django.db.backends.sqlite3", true, "django.core.cache.backends.locmem.LocMemCache", "memory://localhost/"]'
     )
 
 

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -45,6 +47,30 @@ def _clean_name(value: Any, what: str, max_length: int) -> str:
     return text
 
 
+def _clean_email(value: Any) -> str:
+    """An optional e-mail address ('' when not given); a malformed one is refused."""
+    text = str(value or "").strip()
+    if not text:
+        return ""
+    try:
+        validate_email(text)
+    except ValidationError as exc:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT, _("“%(value)s” is not a valid e-mail address.") % {"value": text[:100]}
+        ) from exc
+    return text
+
+
+def _clean_language(value: Any) -> str:
+    text = str(value or "").strip().lower()
+    if text and text not in {code for code, _name in settings.LANGUAGES}:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("The language must be one of %(codes)s.") % {"codes": ", ".join(c for c, _n in settings.LANGUAGES)},
+        )
+    return text
+
+
 def _schedule_fixed(tournament: Tournament) -> bool:
     """Round robin (and the group phase of stages) pairs from a schedule of all entrants: no late entry."""
     groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
@@ -64,6 +90,9 @@ def _register(
     seed: int | None,
     rating: float | None,
     group: int,
+    email: str = "",
+    language: str = "",
+    player_emails: Sequence[str] = (),
 ) -> Entrant:
     """Register one entrant in the locked tournament (no permission check, no audit)."""
     if tournament.status == Tournament.Status.FINISHED:
@@ -104,6 +133,11 @@ def _register(
             ErrorCode.INVALID_INPUT,
             _("Seed %(seed)s is already given to another entrant.") % {"seed": seed},
         )
+    email = _clean_email(email)
+    language = _clean_language(language)
+    if len(player_emails) > len(names):
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Give at most one e-mail address per named player."))
+    emails = [_clean_email(e) for e in player_emails]
     club_row = None
     if club:
         club_row, _created = Club.objects.get_or_create(name=_clean_name(club, "club name", 100))
@@ -113,7 +147,10 @@ def _register(
         if player is None:
             raise TournamentError(ErrorCode.INVALID_INPUT, _("Player %(id)s does not exist.") % {"id": player_id})
         players.append(player)
-    players.extend(Player.objects.create(name=n, club=club_row) for n in names)
+    players.extend(
+        Player.objects.create(name=n, club=club_row, email=emails[i] if i < len(emails) else "", language=language)
+        for i, n in enumerate(names)
+    )
     if len({p.pk for p in players}) != len(players):
         raise TournamentError(ErrorCode.INVALID_INPUT, _("A player is listed twice."))
     taken = EntrantMember.objects.filter(tournament=tournament, player__in=players).select_related("player").first()
@@ -126,7 +163,7 @@ def _register(
         with transaction.atomic():
             entrant = Entrant.objects.create(
                 tournament=tournament, name=name, club=club_row, seed=seed,
-                rating=float(rating) if rating is not None else None, group=group,
+                rating=float(rating) if rating is not None else None, group=group, email=email, language=language,
             )
             EntrantMember.objects.bulk_create(
                 EntrantMember(entrant=entrant, player=player, tournament=tournament, position=i)
@@ -153,13 +190,19 @@ def entrant_register(
     rating: float | None = None,
     group: int = 1,
     check_in: bool = False,
+    email: str = "",
+    language: str = "",
+    player_emails: Sequence[str] = (),
 ) -> Entrant:
-    """Register an entrant (also late, while the tournament runs). Players are named or given by id."""
+    """Register an entrant (also late, while the tournament runs). Players are named or given by id.
+    `email` (the entrant's contact) and `player_emails` (one per named player, in order) are optional
+    notification addresses; `language` (de/fr/en) is the language of their e-mails."""
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     entrant = _register(
         actor=actor, tournament=tournament, name=name, player_names=player_names, player_ids=player_ids,
-        club=club, seed=seed, rating=rating, group=group,
+        club=club, seed=seed, rating=rating, group=group, email=email, language=language,
+        player_emails=player_emails,
     )
     if check_in:
         entrant.status = Entrant.Status.CHECKED_IN
@@ -172,7 +215,7 @@ def entrant_register(
     return entrant
 
 
-CSV_COLUMNS = ("name", "players", "club", "seed", "rating", "group")
+CSV_COLUMNS = ("name", "players", "club", "seed", "rating", "group", "email", "language", "player_emails")
 
 
 def _csv_int(value: str, column: str) -> int | None:
@@ -207,7 +250,8 @@ def _csv_float(value: str, column: str) -> float | None:
 @transaction.atomic
 def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) -> list[Entrant]:
     """Import entrants from CSV with a header row: name, players (separated by ';') or player1..playerN,
-    and optional club, seed, rating, group. Every row is checked; if any row fails, nothing is imported
+    and optional club, seed, rating, group, email, language and player_emails (';'-separated, in the
+    order of the players). Every row is checked; if any row fails, nothing is imported
     and the error lists every failing row (`details["rows"]`: row number and message).
     """
     tournament = lock_tournament(tournament.pk)
@@ -255,7 +299,7 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
             continue
         values = dict(zip(header, row, strict=True))
         players = [p for p in values.get("players", "").split(";") if p.strip()]
-        players += [values[h] for h in header if h.startswith("player") and h != "players" and values[h].strip()]
+        players += [values[h] for h in header if h.startswith("player") and h[6:].isdigit() and values[h].strip()]
         try:
             with transaction.atomic():
                 entrants.append(
@@ -265,6 +309,9 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
                         seed=_csv_int(values.get("seed", ""), "seed"),
                         rating=_csv_float(values.get("rating", ""), "rating"),
                         group=_csv_int(values.get("group", ""), "group") or 1,
+                        email=values.get("email", ""), language=values.get("language", ""),
+                        player_emails=[e.strip() for e in values.get("player_emails", "").split(";")]
+                        if values.get("player_emails", "").strip() else [],
                     )
                 )
         except TournamentError as exc:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
+from tournaments.notifications import notify_on_commit
 from tournaments.permissions import is_organiser, reporting_entrant
 from tournaments.profiles import PLACING, GameProfile
 from tournaments.security_log import security_event
@@ -315,6 +316,7 @@ def _report(
         raise TournamentError(ErrorCode.RESULT_CONFLICT, _("Another result was reported at the same time.")) from exc
     audit_record(action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result, lines))
+    notify_on_commit("result_reported", result.pk)
     return result
 
 
@@ -410,6 +412,7 @@ def result_reject(*, result: Result, actor: Any = None, token: str | None = None
     result.save(update_fields=["state", "decided_by", "decided_for", "decided_at", "note"])
     audit_record(action="result_rejected", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result))
+    notify_on_commit("result_rejected", result.pk)
     return result
 
 
@@ -458,4 +461,5 @@ def result_override(
               "superseded": final.pk if final else None},
     )
     result_finalised(tournament=tournament, round_=round_)
+    notify_on_commit("result_overridden", result.pk)
     return result

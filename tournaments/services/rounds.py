@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from tournaments import pairing
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, StandingRow, Table, Tournament
+from tournaments.notifications import notify_on_commit
 from tournaments.services.audit import audit_record
 from tournaments.services.brackets import lines_in_finishing_order, tournament_bracket
 from tournaments.services.locking import lock_round, lock_tournament
@@ -476,6 +477,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
                  data={"number": round_.number})
     if round_.tables.filter(is_bye=True).exists():
         result_finalised(tournament=tournament, round_=round_)
+    notify_on_commit("round_published", round_.pk)
     return round_
 
 

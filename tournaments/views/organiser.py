@@ -372,6 +372,7 @@ AUDIT_LABELS = {
     "game_record_submitted": gettext_lazy("Game record submitted"),
     "game_record_verified": gettext_lazy("Game record verified"),
     "game_records_imported": gettext_lazy("Game records imported"),
+    "tournament_imported": gettext_lazy("Tournament imported from an archive"),
 }
 
 WARNING_LABELS = {

@@ -101,7 +101,7 @@ def _scores_by_entrant(result: Result | None) -> dict[int, ResultScore]:
 
 
 def _table_queryset() -> QuerySet[Table]:
-    return Table.objects.select_related("round").prefetch_related(
+    return Table.objects.select_related("round", "board").prefetch_related(
         Prefetch(
             "seats",
             queryset=Seat.objects.select_related("entrant")

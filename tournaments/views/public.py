@@ -16,7 +16,7 @@ from django.utils.functional import SimpleLazyObject
 from tournaments import permissions
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
-from tournaments.selectors import tournaments_visible_to
+from tournaments.selectors import standings_after, tournaments_visible_to
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
@@ -98,6 +98,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": standings_lines(rows[:STANDINGS_ON_TOURNAMENT_PAGE], columns, slug=tournament.slug),
             "standings_more": len(rows) > STANDINGS_ON_TOURNAMENT_PAGE,
             "standings_stale": tournament.standings_version < tournament.results_version,
+            "standings_after": standings_after(tournament),
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
             "my_open_tables": my_open_tables,
@@ -164,6 +165,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_stale": tournament.standings_version < tournament.results_version,
             "groups": SimpleLazyObject(lambda: data.load()["groups"]),
             "has_bracket": bool(tournament.knockout_seeding),
+            "standings_after": standings_after(tournament),
         },
     ))
 
