@@ -19,12 +19,14 @@ CSRF cookie); Last-Modified is the first time this content key was served. A mat
 `If-None-Match` (or, without it, a not older `If-Modified-Since`) answers 304 before anything is
 rendered. The same validators serve the public API reads (`api_not_modified`).
 
-Without Redis (`REDIS_URL` unset) the local-memory cache of each process does the same job.
+Without Redis (`REDIS_URL` unset) the local-memory cache of each process does the same job. A cache that
+fails (Redis down) fails open: the page is rendered in full and sent without validators.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -37,6 +39,7 @@ from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import get_language
 
 PREFIX = "page:v1"
+logger = logging.getLogger(__name__)
 
 
 def _digest(parts: Iterable[Any]) -> str:
@@ -69,12 +72,17 @@ class PublicPage:
         self.html: str | None = None
         self.first_served = time.time()
         if cacheable:
-            found = cache.get_many([key, f"{key}:t"])
+            try:
+                found = cache.get_many([key, f"{key}:t"])
+                stamp = found.get(f"{key}:t")
+                if stamp is None:
+                    cache.add(f"{key}:t", self.first_served, None)
+            except Exception:  # the cache is down: serve the page uncached, without validators
+                logger.warning("page cache unavailable; rendering %s uncached", key, exc_info=True)
+                self.cacheable = False
+                return
             self.html = found.get(key)
-            stamp = found.get(f"{key}:t")
-            if stamp is None:
-                cache.add(f"{key}:t", self.first_served, None)
-            else:
+            if stamp is not None:
                 self.first_served = float(stamp)
 
     def content(self, render: Callable[[], str]) -> str:
@@ -83,7 +91,10 @@ class PublicPage:
             return render()
         if self.html is None:
             self.html = render()
-            cache.set(self.key, self.html, None)
+            try:
+                cache.set(self.key, self.html, None)
+            except Exception:
+                logger.warning("page cache unavailable; %s not stored", self.key, exc_info=True)
         return self.html
 
     def _etag(self) -> str:
@@ -127,10 +138,14 @@ def api_not_modified(request: HttpRequest, key: str) -> tuple[HttpResponse | Non
     user_id = user.pk if user is not None and user.is_authenticated else 0
     etag = f'"{_digest((key, user_id, request.headers.get("Accept", "")))}"'
     stamp_key = f"{key}:t"
-    first = cache.get(stamp_key)
-    if first is None:
-        first = time.time()
-        cache.add(stamp_key, first, None)
+    try:
+        first = cache.get(stamp_key)
+        if first is None:
+            first = time.time()
+            cache.add(stamp_key, first, None)
+    except Exception:  # the cache is down: answer in full, without validators
+        logger.warning("page cache unavailable; %s answered without validators", key, exc_info=True)
+        return None, lambda response: response
 
     def validators(response: Any) -> Any:
         if response.status_code in (200, 304):

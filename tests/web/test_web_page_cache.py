@@ -145,3 +145,38 @@ def test_the_public_api_reads_answer_304_until_a_result_changes_them(
         assert changed.status_code == 200 and changed["ETag"] != etags[url], url
     standings = client.get(f"/api/tournaments/{tournament.slug}/standings/").json()
     assert standings["standings_version"] == standings["results_version"] > 0 and standings["rows"]
+
+
+def test_a_leaderboard_is_cached_until_its_ratings_are_recomputed(db: Any) -> None:
+    from django.utils import timezone
+
+    from tournaments.rankings.models import PlayerRating, RatingPool
+
+    client = Client()
+    url = reverse("rankings:leaderboard", args=["taki"])
+    assert client.get(url).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    table = PlayerRating._meta.db_table
+    assert not any(table in q["sql"] for q in queries)
+    RatingPool.objects.update_or_create(pool="taki", defaults={"recomputed_at": timezone.now()})
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    assert any(table in q["sql"] for q in queries)
+    assert client.get(url + "?min_games=x").status_code == 400  # a refused filter is never cached
+
+
+def test_a_cache_that_fails_serves_the_page_uncached(published_round: Round, monkeypatch: Any) -> None:
+    from tournaments import page_cache
+
+    class Broken:
+        def __getattr__(self, name: str) -> Any:
+            def fail(*args: Any, **kwargs: Any) -> Any:
+                raise ConnectionError("redis is down")
+            return fail
+
+    monkeypatch.setattr(page_cache, "cache", Broken())
+    tournament = published_round.tournament
+    for url in [reverse("web:standings", args=[tournament.slug]), f"/api/tournaments/{tournament.slug}/standings/"]:
+        response = Client().get(url)
+        assert response.status_code == 200 and "ETag" not in response, url

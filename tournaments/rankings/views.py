@@ -19,12 +19,13 @@ from django.views.decorators.http import require_POST
 
 from tournaments.errors import TournamentError
 from tournaments.models import Player, Tournament
+from tournaments.page_cache import PublicPage, ranking_key
 from tournaments.profiles import GAMES
 from tournaments.rankings import selectors, services
 from tournaments.rankings.boards import page_rows
 from tournaments.rankings.charts import history_svg
 from tournaments.rankings.compute import INITIAL, POOL_NAMES
-from tournaments.rankings.models import PlayerRating
+from tournaments.rankings.models import PlayerRating, RatingPool
 from tournaments.rankings.query_params import PAGE_SIZE, leaderboard_filter, page_number
 from tournaments.views.organiser import organised_tournament
 
@@ -48,6 +49,15 @@ def rankings_home(request: HttpRequest) -> HttpResponse:
 
 def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     _pool_or_404(pool)
+    # Cached per version of the pool's ratings (tournaments/page_cache.py): the key changes whenever
+    # the ratings are recomputed; the filters and page are part of it.
+    recomputed_at = RatingPool.objects.filter(pool=pool).values_list("recomputed_at", flat=True).first()
+    page_cache = PublicPage(request, ranking_key(pool, recomputed_at, "leaderboard", *sorted(request.GET.lists())))
+    if (not_modified := page_cache.not_modified()) is not None:
+        return not_modified
+    if page_cache.html is not None:
+        return page_cache.finish(render(request, "rankings/leaderboard.html",
+                                        {"pool": pool, "label": pool_label(pool), "page_cache": page_cache}))
     status = 200
     error = None
     try:
@@ -61,13 +71,16 @@ def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     rows = page_rows(board, page)
     query = urlencode({k: v for k, v in request.GET.items() if k != "page" and v})
     suffix = f"?{query}" if query else ""
-    return render(request, "rankings/leaderboard.html", {
+    if status != 200:
+        page_cache.cacheable = False
+    return page_cache.finish(render(request, "rankings/leaderboard.html", {
+        "page_cache": page_cache if status == 200 else None,
         "pool": pool, "label": pool_label(pool), "rows": rows, "page": page, "filters": filters,
         "clubs": selectors.clubs_in_pool(pool), "error": error, "query": query,
         "trend_games": selectors.TREND_GAMES,
         "export_csv": reverse("api-rankings-export", args=[pool, "csv"]) + suffix,
         "export_json": reverse("api-rankings-export", args=[pool, "json"]) + suffix,
-    }, status=status)
+    }, status=status))
 
 
 def player_profile(request: HttpRequest, pool: str, player_id: int) -> HttpResponse:
