@@ -20,6 +20,8 @@ rules.scoresheet.sheet.EntryRefused: wrong_seat: Seat 0 is to move, not seat 1.
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,8 +84,13 @@ def sheet_start(
     players: Sequence[Mapping[str, Any]],
     dealer: int,
     meta: Mapping[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A new, empty sheet; EntryRefused (bad_variant, malformed, ...) if the table cannot be recorded."""
+    """A new, empty sheet; EntryRefused (bad_variant, malformed, ...) if the table cannot be recorded.
+
+    ``setup`` (optional) starts from a position, exactly a record's ``setup`` (spec 2): its hands are
+    known, the deals after it are dealt unseen; ``dealer`` must then be the setup's dealer.
+    """
     if game not in SUPPORTED_GAMES:
         raise EntryRefused(ErrorCode.UNSUPPORTED_FORMAT.value, f"No scoresheet for the game {game!r}.")
     state: dict[str, Any] = {
@@ -95,6 +102,10 @@ def sheet_start(
     }
     if meta:
         state["meta"] = dict(meta)
+    if setup is not None:
+        state["setup"] = json.loads(json.dumps(setup))
+        if setup.get("dealer") != dealer:
+            raise EntryRefused(ErrorCode.BAD_SETUP.value, "The dealer differs from the setup's.", None, "/setup/dealer")
     doc: dict[str, Any] = {
         "format": "game-record/1",
         "game": game,
@@ -104,6 +115,8 @@ def sheet_start(
     }
     if meta:
         doc["meta"] = state["meta"]
+    if setup is not None:
+        doc["setup"] = state["setup"]
     verdict = verify_document(doc)
     if not verdict.valid:
         assert verdict.error is not None
@@ -118,6 +131,7 @@ def sheet_start(
         raise EntryRefused(ErrorCode.MALFORMED.value, f"Seat {dealer!r} cannot deal: it is not in play.", None)
     state["entries"] = []
     state["digest"] = header_digest(header_of(state))
+    _load(state)  # a setup is replayed once now, so that a bad one is refused here
     return state
 
 
@@ -136,35 +150,51 @@ def _state(sheet: Sheet) -> dict[str, Any]:
     }
 
 
+_VIEWS: OrderedDict[str, SheetView] = OrderedDict()
+_VIEWS_KEPT = 64
+
+
 def sheet_view(state: Mapping[str, Any]) -> SheetView:
-    """The sheet now: phase, whose entry, the options (see docs/scoresheet.md) and the position."""
+    """The sheet now: phase, whose entry, the options (see docs/scoresheet.md) and the position.
+
+    A worker keeps the views of recent states (a reload or a second phone costs nothing); treat the
+    returned lists and objects as read-only.
+    """
     sheet = _load(state)
+    key = sheet.digests[-1]
+    cached = _VIEWS.get(key)
+    if cached is not None and cached.entries == len(sheet.entries):
+        _VIEWS.move_to_end(key)
+        return cached
+    view = _view(sheet)
+    _VIEWS[key] = view
+    while len(_VIEWS) > _VIEWS_KEPT:
+        _VIEWS.popitem(last=False)
+    return view
+
+
+def _view(sheet: Sheet) -> SheetView:
     rules = sheet.rules
     phase = sheet.phase()
-    deal = sheet.current()
-    deal_no = 0 if deal is None else len(sheet.deals) - 1 + (1 if deal.closed else 0)
+    if phase != "over":
+        sheet._open_deal()  # the next deal is dealt (unseen) as soon as the last one closed
+    deal_no = len(sheet.deals) - 1
     seat: int | None = None
-    options: list[dict[str, Any]]
+    options: list[dict[str, Any]] = []
     if phase == "announce":
-        options = [_announce_template(sheet)]
+        options.append(_announce_template(sheet))
         if rules.exchange_required():
             options.append(_exchange_template(sheet))
         else:
-            sheet._open_deal()
             seat = rules.to_move(sheet.state)
-            if seat is not None:
-                options.extend(rules.options(sheet.state, seat))
     elif phase == "exchange":
-        options = [_exchange_template(sheet)]
+        options.append(_exchange_template(sheet))
     elif phase == "turn":
-        sheet._open_deal()
         seat = rules.to_move(sheet.state)
-        options = rules.options(sheet.state, seat) if seat is not None else []
-    else:
-        seat = sheet.state.to_move if rules.pending_answer(sheet.state) else None
-        options = rules.options(sheet.state, seat) if seat is not None else []
-    if phase in ("announce", "exchange") and (deal is None or deal.closed):
-        sheet._open_deal()
+    elif rules.pending_answer(sheet.state):
+        seat = sheet.state.to_move
+    if seat is not None:
+        options.extend(rules.options(sheet.state, seat))
     snap = rules.snapshot(sheet.state)
     snap["deal"] = len(sheet.deals) - 1
     snap["hand_sizes"] = [len(h) for h in sheet.state.hands]
@@ -199,17 +229,8 @@ def _announce_template(sheet: Sheet) -> dict[str, Any]:
 
 def _exchange_template(sheet: Sheet) -> dict[str, Any]:
     rules = sheet.rules
-    cards = sorted(sheet.cycle.pool()) if sheet.current() is None or not sheet.current().closed else []  # type: ignore[union-attr]
-    if not cards:
-        cycle = sheet.cycle
-        deal = sheet.current()
-        if deal is not None and deal.closed and (deal.index + 1) % len(rules.deal_sizes) == 0:
-            cards = sorted(rules.deck)
-        else:
-            cards = sorted(cycle.pool())
-    return {
-        "exchange": [cards if rules.partner(s) is not None else None for s in range(rules.seats)],
-    }
+    cards = sorted(sheet.cycle.pool())
+    return {"exchange": [cards if rules.partner(s) is not None else None for s in range(rules.seats)]}
 
 
 def sheet_add(state: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from rules.cards.hidden import Cycle, HiddenHand, fill_hidden
 from rules.core.errors import ErrorCode, RecordError
+from rules.core.registry import get_engine
 from rules.core.replay import verify_document
 from rules.scoresheet.games import GameRules
 
@@ -54,6 +55,7 @@ class DealLog:
     closed: bool = False
     discards: list[DiscardCheck] = field(default_factory=list)
     nested_discard: bool = False
+    setup: bool = False
 
     def received(self, rules: GameRules, seat: int) -> str | None:
         if self.exchange is None:
@@ -99,6 +101,41 @@ class Sheet:
         self.entries: list[dict[str, Any]] = []
         self.digests: list[str] = [header_digest(header)]
         self.last: dict[str, Any] | None = None
+        if header.get("setup") is not None:
+            self._from_setup(header["setup"])
+
+    def _from_setup(self, setup: Any) -> None:
+        """Start from a `setup` position (spec 2): its hands are known, later deals are dealt unseen."""
+        rules = self.rules
+        doc: dict[str, Any] = {
+            "format": "game-record/1",
+            "game": rules.name,
+            "variant": self.header.get("variant") or {},
+            "players": self.header["players"],
+            "setup": setup,
+            "deals": [],
+        }
+        start: list[Any] = []
+
+        def observe(path: str, kind: str, state: Any) -> None:
+            if kind == "start":
+                start.append(state.clone())
+
+        try:
+            get_engine(rules.name).replay(doc, observe=observe)
+        except RecordError as err:
+            raise EntryRefused(err.code.value, err.message, None, err.path) from None
+        state = start[0]
+        hands = [HiddenHand(s, 0, self.cycle, list(h)) for s, h in enumerate(state.hands)]
+        for hand in hands:
+            self.cycle.seen.update(hand.known())
+        state.hands = list(hands)
+        self.state = state
+        log = DealLog(
+            dealer=state.dealer, index=state.deal_index, first=True, hands=list(hands), setup=True
+        )
+        log.closed = rules.to_move(state) is None
+        self.deals.append(log)
 
     # ------------------------------------------------------------------ phases
     def current(self) -> DealLog | None:
@@ -111,11 +148,11 @@ class Sheet:
         deal = self.current()
         if deal is None or deal.closed:
             return self._first_phase()
-        if deal.turns:
+        if deal.turns or deal.setup:
             return "turn"
         if rules.has_announce and deal.announce is None and deal.exchange is None:
             return "announce"
-        if rules.exchange_required() and deal.exchange is None:
+        if rules.exchange_required() and deal.exchange is None and not deal.setup:
             return "exchange"
         return "turn"
 
@@ -270,7 +307,7 @@ class Sheet:
 
     def _turn(self, deal: DealLog, entry: dict[str, Any], k: int) -> None:
         rules = self.rules
-        if rules.exchange_required() and deal.exchange is None:
+        if rules.exchange_required() and deal.exchange is None and not deal.setup:
             raise RecordError(ErrorCode.BAD_EXCHANGE, "", "The partner exchange of this deal comes first.")
         action = rules.parse(entry, "")
         seat = rules.entry_seat(action)
@@ -414,8 +451,13 @@ class Sheet:
             doc["meta"] = header["meta"]
         fills = self.fills() if fill else {}
         deals: list[dict[str, Any]] = []
+        if header.get("setup") is not None:
+            doc["setup"] = header["setup"]
         for deal in self.deals:
             out: dict[str, Any] = {}
+            if deal.setup:
+                deals.append({"turns": deal.turns})
+                continue
             if deal.first:
                 out["dealer"] = deal.dealer
             hands: list[list[str]] = []
@@ -464,7 +506,8 @@ def _nested_discard(entry: Mapping[str, Any]) -> bool:
 
 
 def header_of(state: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: state[key] for key in ("game", "variant", "players", "dealer", "meta") if key in state}
+    keys = ("game", "variant", "players", "dealer", "meta", "setup")
+    return {key: state[key] for key in keys if key in state}
 
 
 def header_digest(header: Mapping[str, Any]) -> str:

@@ -38,6 +38,7 @@ from rules.tactik.cards import (
 from rules.tactik.game import Variant
 from rules.track.board import Board
 from rules.track.marbles import MARBLES_PER_COLOUR, Marbles
+from rules.track.options import turn_options
 
 PathKey = tuple[int, int, int, bool, bool]
 Path = tuple[int, ...]
@@ -166,13 +167,13 @@ class State:
             return []
         colour = self.colour_for(seat)
         distinct = sorted(set(self.hands[seat]))
-        actions: list[Action] = []
         own = self.own_positions(colour)
-        for card in distinct:
-            actions.extend(self.card_actions(seat, colour, card, first_only=False, own=own))
-        if not actions:
-            actions = [Action(seat, card, "discard") for card in distinct]
-        return actions
+        return turn_options(
+            distinct,
+            distinct,
+            lambda card: self.card_actions(seat, colour, card, first_only=False, own=own),
+            lambda card: Action(seat, card, "discard"),
+        )
 
     def apply(self, action: Action, path: str = "") -> None:
         """Check `action` against the rules and perform it; RecordError (at `path`) if it is not legal."""

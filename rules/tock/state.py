@@ -18,6 +18,7 @@ from rules.tock.cards import BACK_CARD, BAN_CARD, ENTER_CARDS, SEVEN, STEPS, SWA
 from rules.tock.game import TockVariant
 from rules.track.board import Board
 from rules.track.marbles import MARBLES_PER_COLOUR, Marbles
+from rules.track.options import turn_options
 
 #: The 7 is made of seven single steps.
 SEVEN_STEPS = 7
@@ -416,15 +417,15 @@ class TockState:
         if self.winners is not None or self.to_move < 0:
             return []
         seat = self.to_move
-        hand = self.hands[seat]
-        discards = [TockAction(seat, card, DISCARD) for card in dict.fromkeys(hand)]
-        if self.banned:
-            return discards
+        cards = list(dict.fromkeys(self.hands[seat]))
         colour = self.colour_of(seat)
-        out: list[TockAction] = []
-        for card in dict.fromkeys(hand):
-            out.extend(self.card_actions(seat, colour, card))
-        return out if out else discards
+        return turn_options(
+            cards,
+            cards,
+            lambda card: self.card_actions(seat, colour, card),
+            lambda card: TockAction(seat, card, DISCARD),
+            forced_discard=self.banned,
+        )
 
     def random_action(self, rng: random.Random) -> TockAction:
         """A random legal action for the seat to move.

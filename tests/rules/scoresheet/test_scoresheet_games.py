@@ -159,3 +159,29 @@ def test_a_wrong_entry_is_refused_and_changes_nothing() -> None:
     after = sheet_view(state)
     assert (after.entries, after.seat, after.options, after.snapshot) == (
         before.entries, before.seat, before.options, before.snapshot)
+
+
+@pytest.mark.parametrize(("game", "variant", "seed"), [
+    ("tac", {"mode": "coop", "master": True}, 2),
+    ("tock", {"mode": "teams", "seven": "single"}, 3),
+    ("tactik", {"seats": 6}, 4),
+])
+def test_every_offered_option_is_accepted(game: str, variant: dict[str, Any], seed: int) -> None:
+    """Only entries that can be legal are offered (a rule of the whole hand waits for the deal's end)."""
+    from rules.scoresheet.sheet import _copy
+
+    original = get_engine(game).random_record(variant, random.Random(seed))
+    header = {"game": game, "variant": variant, "players": original["players"],
+              "dealer": original["deals"][0]["dealer"]}
+    sheet = Sheet(header, rules_for(header))
+    rng = random.Random(seed)
+    for entry in public_entries(original)[:150]:
+        if "seat" in entry:
+            options = sheet.rules.options(sheet.state, entry["seat"])
+            for option in rng.sample(options, min(len(options), 3)):
+                trial = _copy(sheet)
+                try:
+                    trial.add(option)
+                except EntryRefused as refused:
+                    assert refused.code in ("must_play", "false_announcement"), (option, refused.message)
+        sheet.add(entry)

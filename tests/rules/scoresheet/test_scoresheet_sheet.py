@@ -171,10 +171,14 @@ def test_undo_across_a_deal_boundary() -> None:
     again = feed(back, [first["turns"][-1], {"announce": second["announce"]}])
     assert again["entries"] == state2["entries"]
     # a fresh process (no cache) reads the same state
+    import rules.scoresheet as api
     from rules.scoresheet import sheet as sheet_module
 
+    before = sheet_view(state2)
     sheet_module._CACHE.clear()
-    assert sheet_view(again).snapshot == sheet_view(state2).snapshot
+    api._VIEWS.clear()
+    after = sheet_view(again)
+    assert (after.snapshot, after.options, after.phase) == (before.snapshot, before.options, before.phase)
     empty = sheet_start(game="tac", variant={}, players=FOUR, dealer=0)
     with pytest.raises(EntryRefused) as refused:
         sheet_undo(empty)
@@ -210,3 +214,41 @@ def test_game_over_refuses_further_entries() -> None:
     assert refused.value.code == "game_already_over"
     record = sheet_record(state)
     assert verify_document(record).complete
+
+
+def test_a_sheet_from_a_setup_with_the_compulsory_tac() -> None:
+    setup = {
+        "marbles": [[62, "H0:2", "H0:3", "H0:4"], [20], ["H2:1", "H2:2", "H2:3", "H2:4"], []],
+        "hands": [["3"], ["tac", "5"], ["9"], ["9"]],
+        "dealer": 3,
+        "to_move": 0,
+    }
+    state = sheet_start(game="tac", variant={}, players=FOUR, dealer=3, setup=setup)
+    view = sheet_view(state)
+    assert (view.phase, view.seat) == ("turn", 0)
+    state = sheet_add(state, {"seat": 0, "card": "3", "moves": [[62, "H0:1"]]})
+    view = sheet_view(state)
+    assert (view.phase, view.seat, view.over) == ("turn", 1, False)  # seat 1 holds a TAC: it must answer
+    assert view.options == [{"seat": 1, "card": "tac", "as": "3", "moves": [[20, 23]]}]
+    state = sheet_add(state, view.options[0])
+    record = sheet_record(state)
+    assert record["setup"] == setup and "hands" not in record["deals"][0]
+    assert verify_document(record).valid
+    with pytest.raises(EntryRefused) as refused:
+        sheet_start(game="tac", variant={}, players=FOUR, dealer=3, setup={"hands": [], "dealer": 3})
+    assert refused.value.code == "malformed"
+
+
+def test_a_winning_move_nobody_can_answer_ends_the_game() -> None:
+    setup = {
+        "marbles": [[62, "H0:2", "H0:3", "H0:4"], [20], ["H2:1", "H2:2", "H2:3", "H2:4"], []],
+        "hands": [["3", "9"], ["5", "9"], ["9", "9"], ["9", "9"]],
+        "dealer": 3,
+    }
+    state = sheet_start(game="tac", variant={}, players=FOUR, dealer=3, setup=setup)
+    state = sheet_add(state, {"seat": 0, "card": "3", "moves": [[62, "H0:1"]]})
+    view = sheet_view(state)
+    assert view.over and view.winners == [0, 2] and view.options == []
+    record = sheet_record(state)
+    verdict = verify_document(record)
+    assert verdict.complete and verdict.result == {"winners": [0, 2]}
