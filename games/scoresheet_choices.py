@@ -8,9 +8,13 @@ and a Narr's or Teufel's follow-up card and action. Pure: no database, no reques
 >>> [c.label for c in next_choices(opts, [])]
 ['7', '5']
 >>> [c.label for c in next_choices(opts, ["card:7"])]
-['3 → 5', '3 → 10']
+['3 → 5', '20 → 25', '3 → 10']
 >>> [c.complete is not None for c in next_choices(opts, ["card:7"])]
-[False, True]
+[False, False, True]
+>>> [c.label for c in next_choices(opts, ["card:7", "seg:20>25"])]  # a split's segments in any order
+['3 → 5']
+>>> next_choices(opts, ["card:7", "seg:20>25"])[0].complete
+{'seat': 0, 'card': '7', 'moves': [[3, 5], [20, 25]]}
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 
@@ -43,7 +48,11 @@ def _token(value: Any) -> str:
     return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else json.dumps(value)
 
 
-def _action_steps(action: dict[str, Any], prefix: str = "") -> list[Step]:
+def _plain(text: str) -> str:
+    return text
+
+
+def _action_steps(action: dict[str, Any], prefix: str = "", _: Any = _) -> list[Step]:
     steps: list[Step] = []
     enter = action.get("enter")
     if enter is True:
@@ -75,12 +84,14 @@ def _action_steps(action: dict[str, Any], prefix: str = "") -> list[Step]:
         if then.get("as") is not None:
             borrowed = _token(then["as"])
             steps.append(Step(f"{prefix}then-as:{borrowed}", _("as %(card)s") % {"card": borrowed}, "as"))
-        steps.extend(_action_steps(then, prefix + "t."))
+        steps.extend(_action_steps(then, prefix + "t.", _))
     return steps
 
 
-def entry_steps(entry: dict[str, Any], *, with_seat: bool = False) -> list[Step]:
-    """The taps that make `entry`; an entry of an unknown shape is one tap showing its JSON."""
+def entry_steps(entry: dict[str, Any], *, with_seat: bool = False, labels: bool = True) -> list[Step]:
+    """The taps that make `entry`; an entry of an unknown shape is one tap showing its JSON.
+    `labels=False` skips translating the labels (matching needs only the keys)."""
+    _ = gettext if labels else _plain
     steps: list[Step] = []
     if with_seat and isinstance(entry.get("seat"), int):
         steps.append(Step(f"seat:{entry['seat']}", _("Seat %(n)s") % {"n": entry["seat"]}, "seat"))
@@ -92,7 +103,7 @@ def entry_steps(entry: dict[str, Any], *, with_seat: bool = False) -> list[Step]
     if entry.get("as") is not None:
         borrowed = _token(entry["as"])
         steps.append(Step(f"as:{borrowed}", _("as %(card)s") % {"card": borrowed}, "as"))
-    action_steps = _action_steps(entry)
+    action_steps = _action_steps(entry, "", _)
     if not action_steps:
         action_steps = [Step("play", _("play"), "action")]
     return steps + action_steps
@@ -102,26 +113,76 @@ def _with_seat(options: Sequence[dict[str, Any]]) -> bool:
     return len({o.get("seat") for o in options}) > 1
 
 
+def _segment_run(key: str) -> str | None:
+    """The run a segment tap belongs to ("" for the entry's own moves, "t." for a follow-up's), else None."""
+    index = key.find("seg:")
+    return key[:index] if index >= 0 else None
+
+
+def _aligned(steps: list[Step], path: Sequence[str]) -> list[Step] | None:
+    """`steps` matching `path`, the segments of a split (a 7) taken in the order they were tapped: the
+    engine lists each resulting position once, so the segments of one run may be tapped in any order."""
+    steps = list(steps)
+    for depth, key in enumerate(path):
+        if depth >= len(steps):
+            return None
+        if steps[depth].key == key:
+            continue
+        run = _segment_run(key)
+        if run is None or _segment_run(steps[depth].key) != run:
+            return None
+        for later in range(depth + 1, len(steps)):
+            if _segment_run(steps[later].key) != run:
+                break
+            if steps[later].key == key:
+                steps[depth], steps[later] = steps[later], steps[depth]
+                break
+        else:
+            return None
+    return steps
+
+
 def next_choices(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[Choice]:
     """The taps that may follow `path` (keys of earlier taps), in the engine's order, each saying which
     entry it completes (if any) and whether more taps can follow it."""
     options = [o for o in options if isinstance(o, dict)]
     with_seat = _with_seat(options)
     depth = len(path)
+    if not with_seat:  # the first tap is the card: only the options of the tapped card matter
+        if depth == 0 and all("card" in o for o in options):
+            cards = dict.fromkeys(_token(o["card"]) for o in options)
+            return [Choice(f"card:{card}", card, "card", None, True) for card in cards]
+        if path and path[0].startswith("card:"):
+            card = path[0][len("card:"):]
+            options = [o for o in options if "card" in o and _token(o["card"]) == card]
     found: dict[str, Choice] = {}
+    sample: dict[str, dict[str, Any]] = {}  # an option each choice comes from (for its label)
     for option in options:
-        steps = entry_steps(option, with_seat=with_seat)
-        if [s.key for s in steps[:depth]] != list(path) or len(steps) <= depth:
+        steps = _aligned(entry_steps(option, with_seat=with_seat, labels=False), path)
+        if steps is None or len(steps) <= depth:
             continue
-        step = steps[depth]
         done = option if len(steps) == depth + 1 else None
-        earlier = found.get(step.key)
-        if earlier is None:
-            found[step.key] = Choice(step.key, step.label, step.kind, done, done is None)
-        else:
-            found[step.key] = Choice(step.key, step.label, step.kind, earlier.complete or done,
-                                     earlier.continues or done is None)
-    return list(found.values())
+        candidates = [steps[depth]]
+        run = _segment_run(steps[depth].key)
+        if run is not None:  # any segment of the split may come next
+            for later in steps[depth + 1:]:
+                if _segment_run(later.key) != run:
+                    break
+                candidates.append(later)
+        for step in candidates:
+            sample.setdefault(step.key, option)
+            earlier = found.get(step.key)
+            if earlier is None:
+                found[step.key] = Choice(step.key, step.label, step.kind, done, done is None)
+            else:
+                found[step.key] = Choice(step.key, step.label, step.kind, earlier.complete or done,
+                                         earlier.continues or done is None)
+    labelled = []
+    for choice in found.values():  # the label in the visitor's language
+        labels = {step.key: step.label for step in entry_steps(sample[choice.key], with_seat=with_seat)}
+        labelled.append(Choice(choice.key, labels.get(choice.key, choice.key), choice.kind, choice.complete,
+                               choice.continues))
+    return labelled
 
 
 def path_labels(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[str]:
@@ -129,8 +190,8 @@ def path_labels(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[
     options = [o for o in options if isinstance(o, dict)]
     with_seat = _with_seat(options)
     for option in options:
-        steps = entry_steps(option, with_seat=with_seat)
-        if [s.key for s in steps[: len(path)]] == list(path):
+        steps = _aligned(entry_steps(option, with_seat=with_seat), path)
+        if steps is not None:
             return [s.label for s in steps[: len(path)]]
     return []
 

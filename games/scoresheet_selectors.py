@@ -12,9 +12,9 @@ from typing import Any
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from games import scoresheet_services
 from games.models import Scoresheet
 from games.permissions import can_keep_scoresheet
-from games.scoresheet_services import engine, sheet_entries
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Table
 from tournaments.permissions import can_view_tournament
@@ -68,7 +68,7 @@ def scoresheet_view(sheet: Scoresheet) -> Any:
     """The engine's `SheetView` of the stored state (kept on the instance: the engine computes the options)."""
     view = getattr(sheet, "_sheet_view", None)
     if view is None:
-        view = engine().sheet_view(sheet.state)
+        view = scoresheet_services.engine().sheet_view(sheet.state)
         sheet._sheet_view = view  # type: ignore[attr-defined]
     return view
 
@@ -98,7 +98,7 @@ def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
         "last": fields.get("last"),
         "over": bool(fields.get("over")),
         "winners": fields.get("winners"),
-        "entries": sheet_entries(sheet),
+        "entries": scoresheet_services.sheet_entries(sheet),
         "snapshot": fields.get("snapshot"),
         "state": sheet.state,
         "record": sheet.record_id,

@@ -1,6 +1,6 @@
 """The live scoresheet's REST API and services with a scripted engine: versions (409 and the fresh sheet),
 refused entries that change nothing, undo, reload, finishing into a verified and settled record, the
-organiser's time call, audit, and the permission matrix. The real engine's games: test_scoresheet_api_games.py."""
+organiser's time call, audit, and the permission matrix. The real engine's games: test_scoresheet_random_games.py."""
 
 from __future__ import annotations
 

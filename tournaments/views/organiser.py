@@ -373,6 +373,11 @@ AUDIT_LABELS = {
     "game_record_verified": gettext_lazy("Game record verified"),
     "game_records_imported": gettext_lazy("Game records imported"),
     "tournament_imported": gettext_lazy("Tournament imported from an archive"),
+    "scoresheet_started": gettext_lazy("Scoresheet started"),
+    "scoresheet_entry_added": gettext_lazy("Scoresheet entry"),
+    "scoresheet_entry_undone": gettext_lazy("Scoresheet entry taken back"),
+    "scoresheet_finished": gettext_lazy("Scoresheet finished (game record)"),
+    "scoresheet_abandoned": gettext_lazy("Scoresheet abandoned"),
 }
 
 WARNING_LABELS = {
