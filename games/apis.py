@@ -155,6 +155,20 @@ class RecordPagination(LimitOffsetPagination):
 
     default_limit = 100
     max_limit = 1000
+
+    def _whole_number(self, request: Request, name: str) -> None:
+        raw = request.query_params.get(name)
+        if raw not in (None, "") and not str(raw).isdigit():
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("%(name)s must be a whole number.") % {"name": name},
+                                  field=name)
+
+    def get_limit(self, request: Request) -> int | None:
+        self._whole_number(request, self.limit_query_param)
+        return super().get_limit(request)
+
+    def get_offset(self, request: Request) -> int:
+        self._whole_number(request, self.offset_query_param)
+        return super().get_offset(request)
 BATCH_SCHEMA = inline_serializer(
     name="RecordImport",
     fields={
