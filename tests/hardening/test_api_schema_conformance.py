@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,8 +22,22 @@ from tests.tournaments.conftest import make_tournament, published_round, seated_
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "5"))
 
 
+@pytest.fixture(autouse=True)
+def _wsgi_keeps_the_test_connection() -> Iterator[None]:
+    """Like Django's test client: requests through the WSGI app must not close the test's connection
+    (inside the test transaction, on PostgreSQL)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
-def api_schema(db: Any) -> Any:
+def api_schema(db: Any, _wsgi_keeps_the_test_connection: None) -> Any:
     from config.wsgi import application
 
     return schemathesis.openapi.from_wsgi("/api/schema/", application)
