@@ -230,9 +230,9 @@ class TournamentRecordsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
                                      enum=[c for c, _ in GameRecord.Status.choices]),
-                    OpenApiParameter("limit", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                    OpenApiParameter("limit", {"type": "integer", "minimum": 1}, OpenApiParameter.QUERY, required=False,
                                      description="Records per page, 1-1000 (default 100)."),
-                    OpenApiParameter("offset", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)],
+                    OpenApiParameter("offset", {"type": "integer", "minimum": 0}, OpenApiParameter.QUERY, required=False)],
         responses={200: RECORD_PAGE_SCHEMA, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Response:
