@@ -156,14 +156,14 @@ class RecordPagination(LimitOffsetPagination):
     default_limit = 100
     max_limit = 1000
 
-    def _whole_number(self, request: Request, name: str) -> None:
+    def _whole_number(self, request: Request, name: str, minimum: int = 0) -> None:
         raw = request.query_params.get(name)
-        if raw not in (None, "") and not str(raw).isdigit():
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("%(name)s must be a whole number.") % {"name": name},
+        if raw not in (None, "") and not (str(raw).isdigit() and int(str(raw)) >= minimum):
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("%(name)s must be a whole number from %(minimum)s.") % {"name": name, "minimum": minimum},
                                   field=name)
 
     def get_limit(self, request: Request) -> int | None:
-        self._whole_number(request, self.limit_query_param)
+        self._whole_number(request, self.limit_query_param, minimum=1)
         return super().get_limit(request)
 
     def get_offset(self, request: Request) -> int:
