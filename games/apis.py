@@ -156,6 +156,20 @@ class RecordPagination(LimitOffsetPagination):
 
     default_limit = 100
     max_limit = 1000
+
+    def _whole_number(self, request: Request, name: str, minimum: int = 0) -> None:
+        raw = request.query_params.get(name)
+        if raw not in (None, "") and not (str(raw).isdigit() and int(str(raw)) >= minimum):
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("%(name)s must be a whole number from %(minimum)s.") % {"name": name, "minimum": minimum},
+                                  field=name)
+
+    def get_limit(self, request: Request) -> int | None:
+        self._whole_number(request, self.limit_query_param, minimum=1)
+        return super().get_limit(request)
+
+    def get_offset(self, request: Request) -> int:
+        self._whole_number(request, self.offset_query_param)
+        return super().get_offset(request)
 BATCH_SCHEMA = inline_serializer(
     name="RecordImport",
     fields={
@@ -218,9 +232,9 @@ class TournamentRecordsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
                                      enum=[c for c, _ in GameRecord.Status.choices]),
-                    OpenApiParameter("limit", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                    OpenApiParameter("limit", {"type": "integer", "minimum": 1}, OpenApiParameter.QUERY, required=False,
                                      description="Records per page, 1-1000 (default 100)."),
-                    OpenApiParameter("offset", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)],
+                    OpenApiParameter("offset", {"type": "integer", "minimum": 0}, OpenApiParameter.QUERY, required=False)],
         responses={200: RECORD_PAGE_SCHEMA, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Response:

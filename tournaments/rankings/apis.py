@@ -8,7 +8,6 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -26,11 +25,20 @@ from tournaments.rankings.models import RatingEvent, RatingPolicy
 from tournaments.rankings.permissions import can_recompute_ratings
 from tournaments.rankings.query_params import MAX_MIN_GAMES, leaderboard_filter, page_number, page_size
 
+# The filters come from forms too: an empty value means "no filter" (documented as such).
+EMPTY = {"type": "string", "maxLength": 0}
+DATE_OR_EMPTY = {"anyOf": [{"type": "string", "format": "date"}, EMPTY]}
+
+
+def _int_or_empty(low: int, high: int) -> dict[str, Any]:
+    return {"anyOf": [{"type": "integer", "minimum": low, "maximum": high}, EMPTY]}
+
+
 FILTER_PARAMETERS = [
-    OpenApiParameter("club", {"type": "integer", "minimum": 1, "maximum": 2**62}, description="Only players of this club (id)."),
-    OpenApiParameter("from", OpenApiTypes.DATE, description="Period start: only games from this day count."),
-    OpenApiParameter("to", OpenApiTypes.DATE, description="Period end: ratings as of this day."),
-    OpenApiParameter("min_games", {"type": "integer", "minimum": 0, "maximum": MAX_MIN_GAMES}, description="Minimum games (in the period); default 1."),
+    OpenApiParameter("club", _int_or_empty(1, 2**62), description="Only players of this club (id)."),
+    OpenApiParameter("from", DATE_OR_EMPTY, description="Period start: only games from this day count."),
+    OpenApiParameter("to", DATE_OR_EMPTY, description="Period end: ratings as of this day."),
+    OpenApiParameter("min_games", _int_or_empty(0, MAX_MIN_GAMES), description="Minimum games (in the period); default 1."),
 ]
 
 LEADERBOARD_ROW = inline_serializer(name="LeaderboardRow", fields={
@@ -70,8 +78,8 @@ class LeaderboardApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[*FILTER_PARAMETERS, OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": 100000}),
-                    OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 200}, description="1-200, default 50.")],
+        parameters=[*FILTER_PARAMETERS, OpenApiParameter("page", _int_or_empty(1, 100000)),
+                    OpenApiParameter("page_size", _int_or_empty(1, 200), description="1-200, default 50.")],
         responses={200: inline_serializer(name="Leaderboard", fields={
             "pool": serializers.CharField(), "count": serializers.IntegerField(),
             "page": serializers.IntegerField(), "pages": serializers.IntegerField(),
