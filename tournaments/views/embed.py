@@ -3,7 +3,7 @@
 Compact (no site header), public tournaments and published rounds only (a frame on another site is
 an anonymous visitor: the browser sends no session cookie), and refreshing themselves with a
 `<meta http-equiv="refresh">` (no JavaScript needed). `?refresh=<seconds>` chooses the interval
-(30 to 3600, default 60). Framing is allowed by `tournaments.embedding.frame_from_any_site`.
+(30 to 3600, default 60). Framing is allowed by `tournaments.framing.embeddable`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournaments.embedding import frame_from_any_site
+from tournaments.framing import embeddable
 from tournaments.models import Round, Tournament
 from tournaments.selectors import standings_after
 from tournaments.views.page_data import (
@@ -43,7 +43,7 @@ def _public_tournament(slug: str) -> Tournament:
 
 
 @require_GET
-@frame_from_any_site
+@embeddable
 def embed_standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _public_tournament(slug)
     rows = standings_rows(tournament)
@@ -62,7 +62,7 @@ def embed_standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-@frame_from_any_site
+@embeddable
 def embed_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _public_tournament(slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
