@@ -9,13 +9,12 @@ computation from scratch.
 from __future__ import annotations
 
 import logging
-
-from django.conf import settings
-from django.core.cache import cache
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 
