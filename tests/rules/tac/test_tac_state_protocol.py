@@ -34,3 +34,18 @@ def test_apply_plays_for_the_seat_to_move() -> None:
     state.apply(Play("9", DISCARD))  # no marble on the board: the 9 has no use and is discarded
     assert state.to_move == 1 and state.hands[0] == []
     assert refusal(state, Play("9", DISCARD, seat=2)) == (ErrorCode.WRONG_SEAT, "/seat", "Seat 1 is to move, not seat 2.")
+
+
+def test_a_seat_skipped_by_the_8_may_discard_or_answer_with_its_tac() -> None:
+    from rules.tac.actions import SKIP
+
+    state = TacState(parse_variant({}))
+    state.start_deal([["8"], ["tac", "9"], ["9"], ["9"]], dealer=3)
+    state.board[10], state.board[30] = 0, 1
+    state.pre[0], state.pre[1] = 3, 3
+    state.apply(Play("8", SKIP))
+    actions = state.legal_actions()
+    assert {(a.card, a.kind) for a in actions if a.kind == DISCARD} == {("9", DISCARD), ("tac", DISCARD)}
+    # the TAC borrows the 8 on the position before it: seat 1 moves its marble 8 fields, or skips
+    borrowed = [a for a in actions if a.card == "tac" and a.kind != DISCARD]
+    assert borrowed and all(a.as_ == "8" for a in borrowed)
