@@ -93,6 +93,8 @@ def prepare(target: Target) -> None:
         *(f"    {test}" for test in target.tests),
         *(["    -m", f"    not slow and ({target.markers})"] if target.markers else []),
         "use_git_change_detection = false",
+        # a mutant that loops is killed after 3x (not mutmut's 15x) the tests' usual time
+        "timeout_multiplier = 3",
         "use_setproctitle = false",
         "",
     ]

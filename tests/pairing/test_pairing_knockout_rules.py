@@ -174,3 +174,11 @@ def test_a_first_round_table_with_no_more_entrants_than_advance_is_not_played() 
     ]
     assert sorted(bracket.first_round.byes) == [3, 4, 5, 6]
     assert [len(t.entrant_ids) for t in bracket.first_round.tables] == [3, 3]
+
+
+def test_a_final_is_played_even_when_it_holds_no_more_entrants_than_advance() -> None:
+    # two entrants, tables of 4 with 2 advancing: the bracket is the final alone, and it is played
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(2), table_size=4), advance=2)
+    assert [r.name for r in bracket.rounds] == ["Final"]
+    assert [(t.number, t.size) for t in bracket.rounds[0].tables] == [(1, 2)]
+    assert bracket.first_round.byes == () and len(bracket.first_round.tables) == 1

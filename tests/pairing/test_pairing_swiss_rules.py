@@ -157,3 +157,11 @@ def test_tables_of_three_cut_down_to_tables_of_two_are_still_grouped_in_standing
                                        met_pairs=pairs((1, 3), (2, 4))))
     assert sorted(sorted(t.entrant_ids) for t in result.tables) == [[1, 2], [3, 4]]
     assert result.byes == ()
+
+
+def test_the_only_entrant_without_a_bye_gets_it_even_when_ranked_first() -> None:
+    # everyone but the leader has had a bye: the bye goes to the leader, nobody gets a second one
+    entrants = tuple(PairingEntrant(id=i, score=float(6 - i), rank=i, byes=0 if i == 1 else 1) for i in range(1, 6))
+    result = swiss_pair(PairingRequest(entrants=entrants, table_size=2, round_number=5))
+    assert result.byes == (1,)
+    assert not [w for w in result.warnings if w.code == "second_bye"]

@@ -186,3 +186,9 @@ def test_placings_beyond_the_points_table_score_nothing() -> None:
     assert placing_match_points([1, 2, 3, 4], [2, 1]) == (2.0, 1.0, 0.0, 0.0)
     assert placing_match_points([1, 2, 3, 3], [3, 2]) == (3.0, 2.0, 0.0, 0.0)
     assert placing_match_points([1, 2, 2], [3, 2]) == (3.0, 1.0, 1.0)
+
+
+def test_a_bye_in_a_placing_game_changes_no_marble_difference() -> None:
+    bye = PlayedGame(key=1, lines=(GameLine(3, 1, 2.0),), max_points=2, is_bye=True)
+    (row,) = compute_standings([3], [bye], ["match_points"])
+    assert (row.values["match_points"], row.values["marble_difference"]) == (2, 0)

@@ -100,3 +100,15 @@ def test_the_trickser_may_swap_the_last_ring_field_and_the_start_field() -> None
     hands = [["trickser"], ["9"], ["9"], ["9"]]
     doc = record([[63], [0], [], []], hands, [{"seat": 0, "card": "trickser", "swap": [63, 0]}])
     assert verdict(doc).valid
+
+
+def test_a_discard_borrows_no_function_and_a_plain_card_moves_one_segment() -> None:
+    hands = [["9", "5"], ["9"], ["9"], ["9"]]
+    discard_as = record([[], [], [], []], hands, [{"seat": 0, "card": "9", "discard": True, "as": "7"}])
+    result = verdict(discard_as)
+    assert (result.error.code, result.error.path, result.error.message) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/as", "A discarded card borrows no function.")
+    two_segments = record([[10, 20], [], [], []], hands, [{"seat": 0, "card": "5", "moves": [[10, 12], [20, 23]]}])
+    result = verdict(two_segments)
+    assert (result.error.code, result.error.path, result.error.message) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/moves/1", "Only the 7 may move more than one segment.")
