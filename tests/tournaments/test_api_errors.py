@@ -93,9 +93,12 @@ def test_unknown_objects_are_404_with_a_code(client: APIClient) -> None:
 NOT_409 = {
     400: {"invalid_input", "invalid_variant", "invalid_result", "invalid_csv", "pairing_invalid", "json_too_deep",
           "record_too_large", "record_unreadable", "record_game_mismatch", "record_players_mismatch",
-          "record_table_not_found", "import_too_large", "import_unreadable"},
+          "record_table_not_found", "import_too_large", "import_unreadable", "invalid_archive",
+          "scoresheet_unsupported"},
+    401: {"login_failed"},
     403: {"permission_denied", "confirm_own_report"},
     404: {"not_found"},
+    429: {"login_locked"},
 }
 
 
