@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 # Issue 14 asks for 15; 44 before it (with a recomputation per record), 31 before the recomputation.
 # What is left: the tournament locked thrice (the submission, the verification, the nested result
 # service), round and table locks, the seats and players, the record, its verdict, the result with its
-# lines, three audit rows.
-MAX_QUERIES_PER_RECORD = 24
+# lines, three audit rows, and the report-token throttle's look-up of the token (issue 15).
+MAX_QUERIES_PER_RECORD = 25
 MAX_SAVEPOINTS = 3  # the submission's and the verification's transactions, the nested result service
 
 

@@ -278,7 +278,8 @@ def _report(
     """Validate and create the pending result (the table is locked); an identical report from the other
     side confirms the pending one. `seated`: the table's entrant ids when the caller read them already."""
     _require_playable(round_, table)
-    require_released(table)  # rolling rounds: the entrants' earlier tables must be final
+    if tournament.rolling_rounds:
+        require_released(table)  # rolling rounds: the entrants' earlier tables must be final
     if kind == "time_limit":
         require_time_limit_reached(tournament, round_, table)
     lines = result_lines(
