@@ -45,7 +45,7 @@ def standings_reconcile() -> list[int]:
 
 
 @shared_task(name="tournaments.tasks.notification_send", acks_late=True, soft_time_limit=120, time_limit=180,
-             autoretry_for=(OSError,), retry_backoff=10, max_retries=5)
+             **{**DATABASE_RETRY, "autoretry_for": (OSError, *DATABASE_RETRY["autoretry_for"])})
 def notification_send(event: str, object_id: int) -> int:
     """Send the e-mails of one event (tournaments.notifications); each address at most once."""
     from tournaments.notifications import notification_send_event
