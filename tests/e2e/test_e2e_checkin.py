@@ -37,7 +37,8 @@ def test_checkin_counters_update_without_reload_and_absent_are_dropped(
     page.evaluate("window.__marker = 'same page'")  # survives only if the page is not reloaded
     first = Entrant.objects.get(tournament=tournament, seed=1)
     page.click(f"#entrant-{first.pk} >> text=Check in")
-    page.wait_for_function("document.querySelector('#entrant-counts').innerText.includes('1 checked in')")
+    # a function, not a string expression: the page's CSP forbids eval
+    page.wait_for_function("() => document.querySelector('#entrant-counts').innerText.includes('1 checked in')")
     assert page.evaluate("window.__marker") == "same page"
     assert "2 registered" in counts.inner_text()
     shots = os.environ.get("SCREENSHOT_DIR")

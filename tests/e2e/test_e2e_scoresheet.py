@@ -47,10 +47,13 @@ def _no_sideways_scroll(page: Any) -> None:
 
 
 def _enter_turn(page: Any, entry: dict[str, Any]) -> None:
+    from django.utils import translation
+
     from games.scoresheet_choices import entry_steps
 
     version = _version(page)
-    steps = entry_steps(entry)
+    with translation.override("en"):  # the labels as the (English) page shows them, whatever ran before
+        steps = entry_steps(entry)
     for depth, step in enumerate(steps):
         last = depth == len(steps) - 1
         tap = page.locator("[data-testid=tap]").filter(has_text=re.compile(f"^\\s*{re.escape(step.label)}\\s*$"))
