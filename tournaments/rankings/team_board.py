@@ -25,8 +25,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.apis import ERROR_SCHEMA
 from tournaments.exports import csv_value
 from tournaments.models import Player
+from tournaments.rankings.apis import _int_or_empty
 from tournaments.rankings.compute import INITIAL, Rating, team_rating
 from tournaments.rankings.models import PlayerRating, RatingEvent
 from tournaments.rankings.query_params import PAGE_SIZE, page_number, page_size
@@ -129,12 +131,12 @@ class TeamLeaderboardApi(APIView):
 
     @extend_schema(
         operation_id="rankings_teams_list",
-        parameters=[OpenApiParameter("page", OpenApiTypes.INT),
-                    OpenApiParameter("page_size", OpenApiTypes.INT, description="1-200, default 50.")],
+        parameters=[OpenApiParameter("page", _int_or_empty(1, 100000)),
+                    OpenApiParameter("page_size", _int_or_empty(1, 200), description="1-200, default 50.")],
         responses={200: inline_serializer(name="TeamLeaderboard", fields={
             "pool": serializers.CharField(), "count": serializers.IntegerField(), "page": serializers.IntegerField(),
             "pages": serializers.IntegerField(), "rows": serializers.ListField(child=TEAM_ROW)}),
-            404: OpenApiResponse(description="No such ranking")},
+            400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request: Request, pool: str) -> Response:
         require_pool(pool)
