@@ -9,6 +9,7 @@ fresh sheet in `error.details.sheet`; an entry the engine refuses answers 400 wi
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -158,86 +159,65 @@ class ScoresheetApi(APIView):
         return Response(scoresheet_data(sheet))
 
 
-class ScoresheetEntriesApi(APIView):
-    """Add one entry (`{"version", "entry"}`; the entry's keys may also stand beside `version`)."""
+class _SheetWriteApi(APIView):
+    """One write to a sheet: the caller's right is checked first, then the service runs; a stale or
+    closed sheet answers with the fresh sheet in the error's details."""
 
     permission_classes = [AllowAny]
     throttle_classes = THROTTLES
     parser_classes = [JSONParser]
+
+    def write(self, request: Request, sheet_id: int, service: Callable[..., Any], **kwargs: Any) -> Any:
+        token = request_token(request)
+        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
+        try:
+            return service(sheet_id=sheet_id, actor=request.user, token=token, **kwargs)
+        except TournamentError as err:
+            raise _with_fresh_sheet(err, request, sheet_id) from err
+
+
+class ScoresheetEntriesApi(_SheetWriteApi):
+    """Add one entry (`{"version", "entry"}`; the entry's keys may also stand beside `version`)."""
 
     @extend_schema(parameters=TOKEN_PARAMS, request=ENTRY_IN, responses={200: SheetOut, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
-        token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
         body = _body(request)
         version = body.pop("version", None)
-        entry = body.get("entry", body)
-        try:
-            sheet = services.scoresheet_add(sheet_id=sheet_id, actor=request.user, token=token, version=version,
-                                            entry=entry)
-        except TournamentError as err:
-            raise _with_fresh_sheet(err, request, sheet_id) from err
+        sheet = self.write(request, sheet_id, services.scoresheet_add, version=version, entry=body.get("entry", body))
         return Response(scoresheet_data(sheet))
 
 
-class ScoresheetUndoApi(APIView):
+class ScoresheetUndoApi(_SheetWriteApi):
     """Take back the last entry (`{"version"}`)."""
-
-    permission_classes = [AllowAny]
-    throttle_classes = THROTTLES
-    parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=VERSION_IN, responses={200: SheetOut, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
-        token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
-        try:
-            sheet = services.scoresheet_undo(sheet_id=sheet_id, actor=request.user, token=token,
-                                             version=_body(request).get("version"))
-        except TournamentError as err:
-            raise _with_fresh_sheet(err, request, sheet_id) from err
+        sheet = self.write(request, sheet_id, services.scoresheet_undo, version=_body(request).get("version"))
         return Response(scoresheet_data(sheet))
 
 
-class ScoresheetFinishApi(APIView):
+class ScoresheetFinishApi(_SheetWriteApi):
     """Turn the finished game into a game record of the table (verified and settled like an upload);
     organisers may call time (`time_up`) before the game is over. Answers the record id."""
 
-    permission_classes = [AllowAny]
-    throttle_classes = THROTTLES
-    parser_classes = [JSONParser]
-
     @extend_schema(parameters=TOKEN_PARAMS, request=FINISH_IN, responses={201: FINISH_OUT, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
-        token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
         body = _body(request)
-        time_up = body.get("time_up", False)
-        if not isinstance(time_up, bool):
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("`time_up` must be true or false."))
-        try:
-            sheet = services.scoresheet_finish(sheet_id=sheet_id, actor=request.user, token=token,
-                                               version=body.get("version"), time_up=time_up)
-        except TournamentError as err:
-            raise _with_fresh_sheet(err, request, sheet_id) from err
+
+        def finish(*, time_up: Any = False, **kwargs: Any) -> Any:  # checked after the caller's right
+            if not isinstance(time_up, bool):
+                raise TournamentError(ErrorCode.INVALID_INPUT, _("`time_up` must be true or false."))
+            return services.scoresheet_finish(time_up=time_up, **kwargs)
+
+        sheet = self.write(request, sheet_id, finish, version=body.get("version"),
+                           time_up=body.get("time_up", False))
         return Response({"record": sheet.record_id, "scoresheet": scoresheet_data(sheet)}, status=201)
 
 
-class ScoresheetAbandonApi(APIView):
+class ScoresheetAbandonApi(_SheetWriteApi):
     """Close the sheet without a record (`{"version"}`), e.g. after a wrong start; a new one may start."""
-
-    permission_classes = [AllowAny]
-    throttle_classes = THROTTLES
-    parser_classes = [JSONParser]
 
     @extend_schema(parameters=TOKEN_PARAMS, request=VERSION_IN, responses={200: SheetOut, **ERRORS})
     def post(self, request: Request, sheet_id: int) -> Response:
-        token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
-        try:
-            sheet = services.scoresheet_abandon(sheet_id=sheet_id, actor=request.user, token=token,
-                                                version=_body(request).get("version"))
-        except TournamentError as err:
-            raise _with_fresh_sheet(err, request, sheet_id) from err
+        sheet = self.write(request, sheet_id, services.scoresheet_abandon, version=_body(request).get("version"))
         return Response(scoresheet_data(sheet))
-
