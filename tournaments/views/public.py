@@ -16,7 +16,7 @@ from django.utils.functional import SimpleLazyObject
 from tournaments import permissions
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
-from tournaments.selectors import standings_after, tournaments_visible_to
+from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
@@ -83,7 +83,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     rows = standings_rows(tournament, limit=STANDINGS_ON_TOURNAMENT_PAGE + 1)
     columns = standings_columns(tournament, rows)
-    entrants = list(tournament.entrants.prefetch_related("members__player").order_by("name"))
+    entrants = list(tournament.entrants.prefetch_related(members_with_players()).order_by("name"))
     return page.finish(render(
         request,
         "tournaments/tournament_detail.html",
@@ -231,7 +231,7 @@ def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def entrant_detail(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     entrant = get_object_or_404(
-        Entrant.objects.prefetch_related("members__player").select_related("club"),
+        Entrant.objects.prefetch_related(members_with_players()).select_related("club"),
         tournament=tournament,
         pk=entrant_id,
     )
