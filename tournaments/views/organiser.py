@@ -389,7 +389,7 @@ WARNING_LABELS = {
     "unknown_entrant": gettext_lazy("Not an active entrant"),
     "forbidden_pair": gettext_lazy("To be kept apart (set by the organiser)"),
     "same_club": gettext_lazy("Same club"),
-    "second_bye": gettext_lazy("Another bye while others have had fewer"),
+    "second_bye": gettext_lazy("Another bye for an entrant who has had one"),
     "left_out": gettext_lazy("Left out of this round"),
     "meetings": gettext_lazy("Meetings per pair"),
 }
