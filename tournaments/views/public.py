@@ -165,7 +165,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_stale": tournament.standings_version < tournament.results_version,
             "groups": SimpleLazyObject(lambda: data.load()["groups"]),
             "has_bracket": bool(tournament.knockout_seeding),
-            "standings_after": standings_after(tournament),
+            # read only when the content is rendered: a cached page runs the tournament query alone
+            "standings_after": SimpleLazyObject(lambda: standings_after(tournament)),
         },
     ))
 
