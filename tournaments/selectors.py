@@ -19,7 +19,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.permissions import can_view_tournament, is_organiser
+from tournaments.permissions import can_view_round, can_view_tournament, is_organiser
 
 
 def members_with_players(*, clubs: bool = False) -> Prefetch:
@@ -89,9 +89,7 @@ def table_pending_result(table: Table) -> Result | None:
 
 def round_get_visible(*, user: Any, round_id: int) -> Round:
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if round_ is None or not can_view_tournament(user, round_.tournament):
-        raise TournamentError(ErrorCode.NOT_FOUND, _("No such round."))
-    if round_.status == Round.Status.DRAFT and not is_organiser(user, round_.tournament):
+    if round_ is None or not can_view_tournament(user, round_.tournament) or not can_view_round(user, round_):
         raise TournamentError(ErrorCode.NOT_FOUND, _("No such round."))
     return round_
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from tournaments import permissions
-from tournaments.models import Entrant, Round, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
 from tournaments.views.page_data import (
@@ -171,16 +171,28 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     ))
 
 
-def _visible_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    if round_.status == Round.Status.DRAFT and not permissions.is_organiser(request.user, tournament):
+def visible_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
+    """Round `number` of `tournament`, or 404 when there is none or it is a draft the user may not see."""
+    round_ = get_object_or_404(tournament.rounds, number=number)
+    if not permissions.can_view_round(request.user, round_):
         raise Http404("This round is not published yet.")
     return round_
 
 
+def visible_table(request: HttpRequest, tournament: Tournament, table_id: int) -> Table:
+    """A table of `tournament` (its round and tournament joined), or 404 when there is none or its round
+    is a draft the user may not see."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__tournament"), pk=table_id, round__tournament=tournament
+    )
+    if not permissions.can_view_round(request.user, table.round):
+        raise Http404("This round is not published yet.")
+    return table
+
+
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
-    round_ = _visible_round(request, tournament, number)
+    round_ = visible_round(request, tournament, number)
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "round", number),
                       cacheable=not is_organiser and not my_entrant_ids)
@@ -211,7 +223,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One printable page per round: table, physical table, start time, seats in order."""
     tournament = visible_tournament(request, slug)
-    round_ = _visible_round(request, tournament, number)
+    round_ = visible_round(request, tournament, number)
     tables = round_table_views(round_)
     max_seats = max((len(view.seats) for view in tables), default=0)
     return render(
