@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -97,3 +100,66 @@ def _fast_password_hashing():  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = previous
     get_hashers.cache_clear()
     get_hashers_by_algorithm.cache_clear()
+
+
+# --- the active language ------------------------------------------------------------------------
+# LocaleMiddleware activates the request's language in the thread that serves it and leaves it
+# active; with the test client that thread is the test's own, so one German request made every later
+# test in the process speak German (the scoresheet e2e test once had to override it; leaking were
+# the language-switch, error-page, German/French error and translation tests of tests/web,
+# tests/tournaments/test_api_errors.py and tests/games/test_web_records.py). Each request now gives
+# back the language it found, and a test that leaves another language active fails.
+
+_languages_before_request = threading.local()
+
+
+def _request_started(**_: Any) -> None:
+    from django.utils import translation
+
+    stack = getattr(_languages_before_request, "stack", [])
+    stack.append(translation.get_language())
+    _languages_before_request.stack = stack
+
+
+def _request_finished(**_: Any) -> None:
+    stack = getattr(_languages_before_request, "stack", [])
+    if stack:
+        _activate(stack.pop())
+
+
+def _activate(language: str | None) -> None:
+    from django.utils import translation
+
+    if language is None:
+        translation.deactivate_all()
+    else:
+        translation.activate(language)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _requests_give_back_the_language() -> Iterator[None]:
+    from django.core.signals import request_finished, request_started
+
+    request_started.connect(_request_started, dispatch_uid="tests-language-before-request")
+    request_finished.connect(_request_finished, dispatch_uid="tests-language-after-request")
+    yield
+    request_started.disconnect(dispatch_uid="tests-language-before-request")
+    request_finished.disconnect(dispatch_uid="tests-language-after-request")
+
+
+def language_guard() -> Iterator[None]:
+    """Around one test: fail (after restoring it) if the test leaves another language active."""
+    from django.utils import translation
+
+    before = translation.get_language()
+    yield
+    after = translation.get_language()
+    if after != before:
+        _activate(before)
+        pytest.fail(f"The test left the language {after!r} active (it found {before!r}): "
+                    "use translation.override.")
+
+
+@pytest.fixture(autouse=True)
+def _language_unchanged() -> Iterator[None]:
+    yield from language_guard()
