@@ -8,15 +8,22 @@
 A service never locks a row of a lower number after one of a higher number. Because every write
 locks the tournament first, writes within one tournament are serialised; different tournaments never
 wait for each other. On SQLite `select_for_update` is a no-op and the database serialises writers.
+
+A write that already holds the tournament lock (and maybe the round and table) in its transaction
+hands them on as a `TableLocks` to the service it calls (`result_report_verified(locked=...)`), which
+then locks nothing again: one transaction locks each row once.
 """
 
 from __future__ import annotations
 
-from django.db import connection
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Result, Round, Table, Tournament
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -45,3 +52,51 @@ def lock_table(table_id: int) -> Table:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist as exc:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist.")) from exc
+
+
+@dataclass(frozen=True)
+class TableLocks:
+    """A table with its round and tournament, all three locked in the current transaction (tournament
+    first). Built by `lock_table_context`, or by a caller that locked the rows itself in that order.
+
+    `has_open_result`: whether the table had a pending or final result, read by the query that locked
+    it (`open_result_exists`); None when not read. With False the results services skip reading (and
+    locking) the table's open results: there are none, and none can appear while the tournament stays
+    locked."""
+
+    tournament: Tournament
+    round: Round
+    table: Table
+    has_open_result: bool | None = None
+
+
+def open_result_exists(table_field: str = "pk") -> Exists:
+    """`EXISTS` (a pending or final result of the table named by `table_field`), to annotate the query
+    that locks a table (`TableLocks.has_open_result`)."""
+    return Exists(Result.objects.filter(table_id=OuterRef(table_field),
+                                        state__in=[*Result.FINAL_STATES, Result.State.REPORTED]))
+
+
+def lock_table_context(
+    *, table_id: int, tournament_id: int | None = None, tournament: Tournament | None = None
+) -> TableLocks:
+    """Lock tournament -> round -> table. `tournament`: already locked by the caller in this transaction
+    (`lock_tournament`), so not locked (nor its `public_version` bumped) again; else `tournament_id`.
+
+    The round and the table are locked by one `SELECT ... FOR UPDATE OF` both rows: every writer of
+    them holds the tournament lock first, so the order between these two cannot deadlock."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_table_context() must run inside a transaction.")
+    if tournament is None:
+        if tournament_id is None:
+            raise ValueError("Give the tournament (locked) or its id.")
+        tournament = lock_tournament(tournament_id)
+    table = (
+        Table.objects.select_related("round").select_for_update(of=("self", "round"))
+        .annotate(has_open_result=open_result_exists()).filter(pk=table_id, round__tournament_id=tournament.pk)
+        .first()
+    )
+    if table is None:
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist."))
+    return TableLocks(tournament=tournament, round=table.round, table=table,
+                      has_open_result=table.has_open_result)  # type: ignore[attr-defined]
