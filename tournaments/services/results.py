@@ -297,8 +297,8 @@ def _report(
     `has_open_result`: False when the lock query saw no pending or final result (`TableLocks`).
     Returns the result and whether anything changed (False: `same_side_unchanged` returned it as it was)."""
     _require_playable(round_, table)
-    if tournament.rolling_rounds:
-        require_released(table)  # rolling rounds: the entrants' earlier tables must be final
+    if tournament.rolling_rounds:  # the entrants' earlier tables must be final
+        require_released(table, round_=round_, entrant_ids=seated)
     if kind == "time_limit":
         require_time_limit_reached(tournament, round_, table)
     lines = result_lines(
