@@ -262,7 +262,7 @@ def _json(value: Any, path: str, depth: int = 0) -> Any:
 
 
 def _check(data: Any) -> dict[str, Any]:
-    """Check the whole document; return the sets of ids it defines (for the sections)."""
+    """Check the whole document; return the ids it defines (for the sections: see `ArchiveSection`)."""
     doc = _keys(data, "archive", {"format", "tournament", "clubs", "players", "entrants", "boards",
                                   "forbidden_pairs", "rounds"},
                 {"exported_at", "source_slug", *ARCHIVE_SECTIONS})
