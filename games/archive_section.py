@@ -1,9 +1,13 @@
 """The game records' part of the tournament archive (tournaments.archive, key "records").
 
-Each record keeps its text, table, submitting entrant, source and how it settled its table. On import
-the record is stored again (its text unchanged; the seats' entrants mapped), the settlement carried over (so importing never reports a result twice),
-and verified with this instance's engine inside the import transaction: the verdict is recomputed,
-not trusted. A record that does not read (too large, not JSON) refuses the whole archive.
+Each record keeps its text, table, submitting entrant, source and how it settled its table, with
+`result`: the archive id of the result it reported or found (`GameRecord.result`), or null. On import
+the record is stored again (its text unchanged; the seats' entrants mapped), the settlement and its
+result carried over (so importing never reports a result twice, and the copy's record points to the
+copy's result), and verified with this instance's engine inside the import transaction: the verdict is
+recomputed, not trusted. A record that does not read (too large, not JSON), or whose `result` is not a
+result of its own table in the archive, refuses the whole archive. Archives written before `result`
+was added import unlinked.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from tournaments.models import Tournament
 
 KEYS = {"table", "submitted_for", "seat_entrants", "source", "raw", "status", "error_code", "settlement",
         "settlement_note"}
+OPTIONAL_KEYS = {"result"}  # absent in archives written before it was added
 
 
 def _export(tournament: Tournament) -> list[dict[str, Any]]:
@@ -24,20 +29,21 @@ def _export(tournament: Tournament) -> list[dict[str, Any]]:
         {"table": r.table_id, "submitted_for": r.submitted_for_id, "seat_entrants": r.seat_entrants,
          "source": r.source, "raw": r.raw,
          "status": r.status, "error_code": r.error_code, "settlement": r.settlement,
-         "settlement_note": r.settlement_note}
+         "settlement_note": r.settlement_note, "result": r.result_id}
         for r in GameRecord.objects.filter(tournament=tournament).order_by("pk")
     ]
 
 
-def _check(items: Any, ids: dict[str, set[int]]) -> None:
+def _check(items: Any, ids: dict[str, Any]) -> None:
     from games.services import record_parse
 
     if not isinstance(items, list):
         raise ArchiveError("records", "must be a list")
     for index, item in enumerate(items):
         path = f"records[{index}]"
-        if not isinstance(item, dict) or set(item) != KEYS:
-            raise ArchiveError(path, f"must have exactly the keys {', '.join(sorted(KEYS))}")
+        if not isinstance(item, dict) or not KEYS <= set(item) <= KEYS | OPTIONAL_KEYS:
+            raise ArchiveError(path, f"must have the keys {', '.join(sorted(KEYS))} (and optionally "
+                                     f"{', '.join(sorted(OPTIONAL_KEYS))}), no others")
         if item["table"] not in ids["tables"]:
             raise ArchiveError(f"{path}.table", "is not a table of the archive")
         if item["submitted_for"] is not None and item["submitted_for"] not in ids["entrants"]:
@@ -49,6 +55,7 @@ def _check(items: Any, ids: dict[str, set[int]]) -> None:
             raise ArchiveError(f"{path}.source", "is not a record source")
         if item["settlement"] not in GameRecord.Settlement.values:
             raise ArchiveError(f"{path}.settlement", "is not a settlement")
+        _check_result_link(item, path, ids["results"])
         for key in ("status", "error_code", "settlement_note"):
             if not isinstance(item[key], str) or len(item[key]) > 500:
                 raise ArchiveError(f"{path}.{key}", "must be a short text")
@@ -58,6 +65,19 @@ def _check(items: Any, ids: dict[str, set[int]]) -> None:
             record_parse(item["raw"])
         except TournamentError as exc:
             raise ArchiveError(f"{path}.raw", exc.message) from exc
+
+
+def _check_result_link(item: dict[str, Any], path: str, result_tables: dict[int, int]) -> None:
+    """`result` is null or the id of a result of the record's own table."""
+    link = item.get("result")
+    if link is None:
+        return
+    if isinstance(link, bool) or not isinstance(link, int):
+        raise ArchiveError(f"{path}.result", "must be the id of a result or null")
+    if link not in result_tables:
+        raise ArchiveError(f"{path}.result", "is not a result of the archive")
+    if result_tables[link] != item["table"]:
+        raise ArchiveError(f"{path}.result", "is a result of another table")
 
 
 def _load(tournament: Tournament, items: Any, maps: dict[str, dict[int, Any]], actor: Any) -> None:
@@ -75,6 +95,7 @@ def _load(tournament: Tournament, items: Any, maps: dict[str, dict[int, Any]], a
             source=item["source"], raw=parsed.text, sha256=parsed.sha256, game=tournament.game,
             variant=variant if isinstance(variant, dict) else {}, seat_entrants=seat_entrants,
             settlement=item["settlement"], settlement_note=item["settlement_note"],
+            result=maps["results"][item["result"]] if item.get("result") is not None else None,
         )
         record_verify(record_id=record.pk)
 

@@ -3,7 +3,9 @@
 `archive_export(tournament)` -> dict (format `tournament-archive/1`): the settings, clubs, players,
 entrants (members, status, seed, rating, group, check-in/drop times), boards, pairs kept apart, rounds
 with their tables, seats and every result with its history (reported, rejected, superseded, ...) and
-lines. References inside the archive are the exporting instance's ids; the importer maps them.
+lines. References inside the archive are the exporting instance's ids (players, entrants, tables and
+results; a result's `id` is optional, archives written before it was added have none); the importer
+maps them.
 Not exported: private report links (each instance makes new ones), e-mail addresses, user accounts
 (the importing user becomes the organiser; who reported/decided is kept as the entrant, not the
 login) and the audit log. Other apps add sections through `ARCHIVE_SECTIONS` (the games app adds
@@ -66,12 +68,14 @@ SETTING_FIELDS = (
 @dataclass(frozen=True)
 class ArchiveSection:
     """An extra part of the archive written and read by another app (e.g. games' records).
-    `export(tournament) -> list`; `check(items, ids) -> None` raises ArchiveError; `load(tournament,
-    items, maps, actor)` runs inside the import transaction after the tournament's own rows exist."""
+    `export(tournament) -> list`; `check(items, ids) -> None` raises ArchiveError, `ids` holding the
+    archive's ids: "entrants", "players", "tables" (sets) and "results" ({result id: its table's id});
+    `load(tournament, items, maps, actor)` runs inside the import transaction after the tournament's own
+    rows exist, `maps` taking the same keys from archive ids to the new rows."""
 
     key: str
     export: Callable[[Tournament], list[Any]]
-    check: Callable[[Any, dict[str, set[int]]], None]
+    check: Callable[[Any, dict[str, Any]], None]
     load: Callable[[Tournament, Any, dict[str, dict[int, Any]], Any], None]
 
 
@@ -148,7 +152,7 @@ def archive_export(tournament: Tournament) -> dict[str, Any]:
                                   for s in sorted(t.seats.all(), key=lambda s: s.position)],
                         "results": [
                             {
-                                "kind": res.kind, "state": res.state, "reported_for": res.reported_for_id,
+                                "id": res.pk, "kind": res.kind, "state": res.state, "reported_for": res.reported_for_id,
                                 "decided_for": res.decided_for_id, "note": res.note,
                                 "created_at": _iso(res.created_at), "decided_at": _iso(res.decided_at),
                                 "lines": [{"entrant": line.entrant_id, "score": line.score, "placing": line.placing,
@@ -257,8 +261,8 @@ def _json(value: Any, path: str, depth: int = 0) -> Any:
     return value
 
 
-def _check(data: Any) -> dict[str, set[int]]:
-    """Check the whole document; return the sets of ids it defines (for the sections)."""
+def _check(data: Any) -> dict[str, Any]:
+    """Check the whole document; return the ids it defines (for the sections: see `ArchiveSection`)."""
     doc = _keys(data, "archive", {"format", "tournament", "clubs", "players", "entrants", "boards",
                                   "forbidden_pairs", "rounds"},
                 {"exported_at", "source_slug", *ARCHIVE_SECTIONS})
@@ -349,6 +353,7 @@ def _check(data: Any) -> dict[str, set[int]]:
                 and pair[0] != pair[1]):
             raise ArchiveError(f"forbidden_pairs[{index}]", "must be two different entrants")
     table_ids: set[int] = set()
+    result_tables: dict[int, int] = {}  # result id -> its table's id
     for r_index, round_ in enumerate(_list(doc["rounds"], "rounds")):
         path = f"rounds[{r_index}]"
         _keys(round_, path, {"number", "stage", "status", "starts_at", "published_at", "warnings", "tables"})
@@ -361,7 +366,8 @@ def _check(data: Any) -> dict[str, set[int]]:
         for t_index, table in enumerate(_list(round_["tables"], f"{path}.tables")):
             tpath = f"{path}.tables[{t_index}]"
             _keys(table, tpath, {"id", "number", "starts_at", "physical_table", "board", "is_bye", "seats", "results"})
-            table_ids.add(_int(table["id"], f"{tpath}.id", 1, 2**62) or 0)
+            table_id = _int(table["id"], f"{tpath}.id", 1, 2**62) or 0
+            table_ids.add(table_id)
             _int(table["number"], f"{tpath}.number", 1, 32767)
             _moment(table["starts_at"], f"{tpath}.starts_at")
             _text(table["physical_table"], f"{tpath}.physical_table", 40)
@@ -380,7 +386,12 @@ def _check(data: Any) -> dict[str, set[int]]:
             for x_index, result in enumerate(_list(table["results"], f"{tpath}.results")):
                 xpath = f"{tpath}.results[{x_index}]"
                 _keys(result, xpath, {"kind", "state", "reported_for", "decided_for", "note", "created_at",
-                                      "decided_at", "lines"})
+                                      "decided_at", "lines"}, {"id"})
+                if "id" in result:
+                    result_id = _int(result["id"], f"{xpath}.id", 1, 2**62) or 0
+                    if result_id in result_tables:
+                        raise ArchiveError(f"{xpath}.id", "is the id of another result")
+                    result_tables[result_id] = table_id
                 _choice(result["kind"], f"{xpath}.kind", Result.Kind.values)
                 _choice(result["state"], f"{xpath}.state", Result.State.values)
                 for name in ("reported_for", "decided_for"):
@@ -398,7 +409,9 @@ def _check(data: Any) -> dict[str, set[int]]:
                     _int(line["placing"], f"{lpath}.placing", 1, 1000, null=True)
                     _bool(line["is_winner"], f"{lpath}.is_winner")
                     _bool(line["forfeited"], f"{lpath}.forfeited")
-    ids = {"entrants": entrant_ids, "players": player_ids, "tables": table_ids}
+    if len(table_ids) != sum(len(round_["tables"]) for round_ in doc["rounds"]):
+        raise ArchiveError("rounds", "uses a table id twice")
+    ids = {"entrants": entrant_ids, "players": player_ids, "tables": table_ids, "results": result_tables}
     for key, section in ARCHIVE_SECTIONS.items():
         if key in doc:
             section.check(doc[key], ids)
@@ -474,6 +487,7 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
         a, b = sorted((entrants[first].pk, entrants[second].pk))
         ForbiddenPair.objects.create(tournament=tournament, first_id=a, second_id=b)
     tables: dict[int, Table] = {}
+    results: dict[int, Result] = {}
     for r in data["rounds"]:
         round_ = Round.objects.create(
             tournament=tournament, number=r["number"], stage=r["stage"], status=r["status"],
@@ -499,6 +513,8 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
                 )
                 # created_at is auto_now_add: keep the archived moment (the history's order).
                 Result.objects.filter(pk=result.pk).update(created_at=_moment(x["created_at"], "", null=False))
+                if "id" in x:
+                    results[x["id"]] = result
                 ResultScore.objects.bulk_create(
                     ResultScore(result=result, entrant=entrants[line["entrant"]], score=line["score"],
                                 placing=line["placing"], is_winner=line["is_winner"], forfeited=line["forfeited"])
@@ -508,7 +524,8 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
     # mark them stale so that the recomputation runs.
     if Result.objects.filter(table__round__tournament=tournament, state__in=Result.FINAL_STATES).exists():
         Tournament.objects.filter(pk=tournament.pk).update(results_version=1)
-    maps: dict[str, dict[int, Any]] = {"entrants": entrants, "players": players, "tables": tables}
+    maps: dict[str, dict[int, Any]] = {"entrants": entrants, "players": players, "tables": tables,
+                                       "results": results}
     for key, section in ARCHIVE_SECTIONS.items():
         if key in data:
             section.load(tournament, data[key], maps, actor)

@@ -100,7 +100,7 @@ def _mutations(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     case("score as text", lambda d: d["rounds"][0]["tables"][0]["results"][-1]["lines"][0].update(score="8"))
     case("seat of a stranger", lambda d: d["rounds"][0]["tables"][0]["seats"][0].update(entrant=999999))
     case("two final results", lambda d: d["rounds"][0]["tables"][0]["results"].append(
-        copy.deepcopy(d["rounds"][0]["tables"][0]["results"][-1])))
+        {**copy.deepcopy(d["rounds"][0]["tables"][0]["results"][-1]), "id": 10**12}))  # the constraint's case
     case("duplicate entrant names", lambda d: d["entrants"][1].update(name=d["entrants"][0]["name"]))
     case("huge name", lambda d: d["entrants"][0].update(name="x" * 10_000))
     case("bad game", lambda d: d["tournament"].update(game="chess"))
