@@ -20,6 +20,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 # (game, variant, records): one table per record, so every record settles its own table
 CASES: list[tuple[str, dict[str, Any], int]] = [("taki", {"seats": 2}, 80), ("tac", {}, 20)]
+# The bulk import (`POST /api/tournaments/<slug>/records/import/`): one JSON Lines file per case.
+IMPORT_CASES: list[tuple[str, dict[str, Any], int]] = [("taki", {"seats": 2}, 400), ("tac", {}, 100)]
+# PIPELINE_BENCH=records or =import runs one half only (both by default).
+PARTS = {part.strip() for part in os.environ.get("PIPELINE_BENCH", "records,import").split(",")}
 
 
 def _django() -> None:
@@ -125,6 +129,68 @@ def _measure(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict
     }
 
 
+def _measure_import(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict[str, Any]:
+    """From the POST of one JSON Lines file with every record to the batch done: every record verified
+    and its table settled. Every other record names its table in `meta`, the others are found by players."""
+    from django.test import Client
+
+    from games.models import GameRecord, ImportBatch
+    from rules.core.replay import verify_bytes
+    from tournaments.models import Table
+
+    lines = []
+    tables = {t.pk: t for t in Table.objects.select_related("round").filter(pk__in=[pk for pk, _ in records])}
+    for number, (table_id, text) in enumerate(records):
+        doc = json.loads(text)
+        if number % 2 == 0:
+            doc["meta"] = {"round": tables[table_id].round.number, "table": tables[table_id].number}
+        lines.append(json.dumps(doc))
+    started = time.perf_counter()
+    for line in lines:
+        assert verify_bytes(line).valid
+    engine_rate = len(lines) / (time.perf_counter() - started)
+
+    client = Client()
+    client.force_login(organiser)
+    slug = tables[records[0][0]].round.tournament.slug
+    started = time.perf_counter()
+    response = client.post(f"/api/tournaments/{slug}/records/import/?filename=season.jsonl",
+                           data="\n".join(lines).encode(), content_type="application/x-ndjson")
+    assert response.status_code == 202, response.content[:300]
+    batch_id = response.json()["id"]
+    posted = time.perf_counter() - started
+    deadline = time.monotonic() + 600
+    while ImportBatch.objects.filter(pk=batch_id).values_list("status", flat=True).get() not in ("done", "failed"):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the import did not finish within 600 s")
+        time.sleep(0.02)
+    elapsed = time.perf_counter() - started
+    batch = ImportBatch.objects.get(pk=batch_id)
+    records_of = GameRecord.objects.filter(batch_id=batch_id)
+    assert (batch.status, batch.processed, records_of.count()) == ("done", len(lines), len(lines)), batch
+    assert not records_of.exclude(status=GameRecord.Status.VALID).exists()
+    settled = records_of.filter(settlement=GameRecord.Settlement.SETTLED).count()
+    assert settled == len(lines), f"{settled} of {len(lines)} tables settled"
+    return {
+        "records": len(lines),
+        "bytes_per_record": round(sum(len(line) for line in lines) / len(lines)),
+        "import_records_per_second": round(len(lines) / elapsed, 1),
+        "import_post_seconds": round(posted, 3),
+        "engine_records_per_second": round(engine_rate, 1),
+        "tables_settled": settled,
+        "mode": "worker" if real else "eager",
+    }
+
+
+def _import_figures(figures: dict[str, Any], organiser: Any, real: bool, count_workers: int) -> None:
+    for game, variant, count in IMPORT_CASES:
+        key = f"{game}_import" if count_workers == 1 else f"{game}_import_two_workers"
+        figures[key] = _measure_import(_setup_case(game, variant, count, organiser), organiser, real)
+        figures[key]["worker_processes"] = count_workers if real else 0
+        figures[key]["vs_engine"] = round(
+            figures[key]["import_records_per_second"] / figures[key]["engine_records_per_second"], 2)
+
+
 def run() -> dict[str, Any]:
     _django()
     from django.contrib.auth import get_user_model
@@ -144,8 +210,10 @@ def run() -> dict[str, Any]:
         figures: dict[str, Any] = {}
         if not real:
             app.conf.task_always_eager = True
-            for game, variant, count in CASES:
+            for game, variant, count in CASES if "records" in PARTS else []:
                 figures[game] = _measure(_setup_case(game, variant, count, organiser), organiser, real)
+            if "import" in PARTS:
+                _import_figures(figures, organiser, real, 1)
             return figures
         db = connection.settings_dict
         auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
@@ -157,12 +225,14 @@ def run() -> dict[str, Any]:
         for count_workers in (1, 2):
             while len(workers) < count_workers:
                 workers.append(_worker(url, len(workers)))
-            for game, variant, count in CASES:
+            for game, variant, count in CASES if "records" in PARTS else []:
                 key = game if count_workers == 1 else f"{game}_two_workers"
                 figures[key] = _measure(_setup_case(game, variant, count, organiser), organiser, real)
                 figures[key]["worker_processes"] = count_workers
                 figures[key]["vs_engine"] = round(
                     figures[key]["pipeline_records_per_second"] / figures[key]["engine_records_per_second"], 2)
+            if "import" in PARTS:
+                _import_figures(figures, organiser, real, count_workers)
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
         return figures
     finally:
