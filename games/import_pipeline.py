@@ -1,0 +1,324 @@
+"""Bulk import in chunks: the items of a batch are stored, verified and settled a chunk at a time, and
+the chunks of one batch may run on several worker processes at once (docs/games.md, "Bulk import").
+
+A chunk is the items `[start, stop)` of the batch (`import_chunks`). `import_chunk_process` handles it in
+three steps, each safe to run twice (a redelivered or repeated chunk task finds its work done):
+
+1. Store: under one tournament lock, every item of the chunk not stored yet becomes an `ImportItem`
+   (unique (batch, index)) with its `GameRecord` (pending) or its error; the tables, seats, players
+   and duplicates the chunk needs are read in a few queries, not per item. The checks and their order
+   are those of `services._import_one` (parse, table, round published, not a bye, game, players,
+   duplicate), so every item gets the same record or error as one by one.
+2. Verify: the chunk's records still pending are replayed by the engine outside any transaction.
+3. Settle: under one tournament lock, each verdict is stored (`RecordVerdict`, unique per record and
+   engine version), applied to its record and its table settled in item order (`services._settle`),
+   records still pending only; the records are written in one UPDATE, the audit rows in one INSERT.
+
+The chunk that finds every item stored and no record of the batch pending marks the batch done.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Prefetch
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import services
+from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import AuditLog, EntrantMember, Round, Seat, Table, Tournament
+from tournaments.services.locking import lock_tournament
+from tournaments.services.tournaments import tournament_profile
+
+
+def import_chunk_items() -> int:
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_ITEMS", 25)))
+
+
+def import_chunks(total: int) -> list[tuple[int, int]]:
+    """The chunks `[start, stop)` of a batch of `total` items, in item order."""
+    size = import_chunk_items()
+    return [(start, min(start + size, total)) for start in range(0, total, size)]
+
+
+def _audit_row(*, action: str, tournament: Tournament, obj: Any, actor: Any, data: dict[str, Any]) -> AuditLog:
+    """The row `tournaments.services.audit.audit_record` writes, built to be written with others at once."""
+    return AuditLog(
+        tournament=tournament, actor=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
+        actor_entrant=None, action=action, object_type=obj.__class__.__name__.lower(), object_id=obj.pk, data=data,
+    )
+
+
+# --- step 1: store the items -------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    index: int
+    entry: services.ImportEntry
+    parsed: services.ParsedRecord | None = None
+    table: Table | None = None
+    code: str = ""
+    message: str = ""
+
+    def refuse(self, err: TournamentError) -> None:
+        self.code, self.message = str(err.code), err.message
+
+
+def _tables_by_meta(tournament: Tournament, keys: set[tuple[int, int]]) -> dict[tuple[int, int], Table]:
+    if not keys:
+        return {}
+    tables = Table.objects.select_related("round").filter(
+        round__tournament=tournament, round__number__in={r for r, _t in keys}, number__in={t for _r, t in keys})
+    return {(table.round.number, table.number): table for table in tables}
+
+
+def _tables_by_players(tournament: Tournament, wanted: list[frozenset[int]]) -> dict[frozenset[int], int]:
+    """For each set of entrants, the published table seating exactly them, latest round first, then the
+    lowest table number (as `services.import_table`)."""
+    entrants = set().union(*wanted) if wanted else set()
+    if not entrants:
+        return {}
+    near = Seat.objects.filter(round__tournament=tournament, entrant_id__in=entrants).values("table_id")
+    seats = (Seat.objects.filter(table_id__in=near).exclude(round__status=Round.Status.DRAFT)
+             .values_list("table_id", "entrant_id", "round__number", "table__number"))
+    seated: dict[int, set[int]] = defaultdict(set)
+    order: dict[int, tuple[int, int]] = {}
+    for table_id, entrant_id, round_number, table_number in seats:
+        seated[table_id].add(entrant_id)
+        order[table_id] = (-round_number, table_number)
+    found: dict[frozenset[int], int] = {}
+    for table_id in sorted(seated, key=order.__getitem__):
+        found.setdefault(frozenset(seated[table_id]), table_id)
+    return found
+
+
+def _find_tables(tournament: Tournament, items: list[_Item]) -> None:
+    """Every parsed item's table (`services.import_table`, read for the whole chunk at once), or its error."""
+    by_meta: dict[int, tuple[int, int]] = {}
+    by_players: dict[int, frozenset[int]] = {}
+    members: list[services._SeatedPlayer] | None = None
+    for item in items:
+        if item.parsed is None:
+            continue
+        doc = item.parsed.doc
+        meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
+        round_no, table_no = services._meta_number(meta.get("round")), services._meta_number(meta.get("table"))
+        if round_no is not None and table_no is not None:
+            by_meta[item.index] = (round_no, table_no)
+            continue
+        if members is None:
+            members = [
+                services._SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=m.entrant_id)
+                for m in EntrantMember.objects.filter(tournament=tournament).select_related("player")
+            ]
+        try:
+            by_players[item.index] = frozenset(
+                services._match_player(name, pid, i, members, at_table=False).entrant_id
+                for i, (name, pid, _seats) in enumerate(services._record_players(doc))
+            )
+        except TournamentError as err:
+            item.refuse(err)
+            item.parsed = None
+    meta_tables = _tables_by_meta(tournament, set(by_meta.values()))
+    player_tables = _tables_by_players(tournament, list(by_players.values()))
+    fetched = {t.pk: t for t in Table.objects.select_related("round").filter(pk__in=set(player_tables.values()))}
+    for item in items:
+        if item.index in by_meta:
+            round_no, table_no = by_meta[item.index]
+            item.table = meta_tables.get((round_no, table_no))
+            if item.table is None:
+                item.refuse(TournamentError(
+                    ErrorCode.RECORD_TABLE_NOT_FOUND,
+                    _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
+                ))
+        elif item.index in by_players:
+            table_id = player_tables.get(by_players[item.index])
+            item.table = fetched.get(table_id) if table_id is not None else None
+            if item.table is None:
+                item.refuse(TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND,
+                                            _("No table seats exactly these players; give meta.round and meta.table.")))
+
+
+def _seated_by_table(table_ids: set[int]) -> dict[int, list[Seat]]:
+    members = Prefetch("entrant__members", queryset=EntrantMember.objects.select_related("player"))
+    seated: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (Seat.objects.filter(table_id__in=table_ids).select_related("entrant").prefetch_related(members)
+                 .order_by("table_id", "position")):
+        seated[seat.table_id].append(seat)
+    return seated
+
+
+def _check_record(tournament: Tournament, item: _Item, seated: list[Seat], taken: set[tuple[int, str]]) -> list[int]:
+    """The checks of `services._create_record`, in its order; the record's seat entrants."""
+    assert item.table is not None and item.parsed is not None
+    if item.table.round.status == Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
+    if item.table.is_bye:
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("A bye has no game to record."))
+    profile = tournament_profile(tournament)
+    services._check_game(item.parsed.doc, tournament, profile, len(seated))
+    seat_entrants = services.seat_entrants_for(item.parsed.doc, profile, seated)
+    if (item.table.pk, item.parsed.sha256) in taken:
+        raise TournamentError(ErrorCode.RECORD_DUPLICATE, _("This record was already submitted for this table."))
+    return seat_entrants
+
+
+def _store_chunk(batch: ImportBatch, start: int, stop: int, entries: list[services.ImportEntry]) -> None:
+    """Step 1: the items `[start, stop)` not stored yet, with their records, under one tournament lock."""
+    with transaction.atomic():
+        tournament = lock_tournament(batch.tournament_id)
+        stored = set(ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop)
+                     .values_list("index", flat=True))
+        items = [_Item(index, entries[index - start]) for index in range(start, stop) if index not in stored]
+        if not items:
+            return
+        for item in items:
+            if item.entry.data is None:
+                item.code, item.message = item.entry.error_code, item.entry.error_message
+                continue
+            try:
+                item.parsed = services.record_parse(item.entry.data)
+            except TournamentError as err:
+                item.refuse(err)
+        _find_tables(tournament, items)
+        placed = [item for item in items if item.table is not None and item.parsed is not None]
+        table_ids = {item.table.pk for item in placed if item.table is not None}
+        seated = _seated_by_table(table_ids)
+        taken = set(GameRecord.objects.filter(table_id__in=table_ids,
+                                              sha256__in={item.parsed.sha256 for item in placed if item.parsed})
+                    .values_list("table_id", "sha256"))
+        actor = batch.created_by
+        records: dict[int, GameRecord] = {}
+        for item in placed:
+            assert item.table is not None and item.parsed is not None
+            try:
+                seat_entrants = _check_record(tournament, item, seated[item.table.pk], taken)
+            except TournamentError as err:
+                item.refuse(err)
+                continue
+            taken.add((item.table.pk, item.parsed.sha256))
+            variant = item.parsed.doc.get("variant", {})
+            records[item.index] = GameRecord(
+                tournament=tournament, table=item.table, submitted_by=actor, submitted_for=None,
+                source=GameRecord.Source.IMPORT, batch=batch, raw=item.parsed.text, sha256=item.parsed.sha256,
+                game=tournament.game, variant=variant if isinstance(variant, dict) else {},
+                seat_entrants=seat_entrants,
+            )
+        GameRecord.objects.bulk_create(list(records.values()))
+        AuditLog.objects.bulk_create([
+            _audit_row(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
+                       data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})
+            for record in records.values()
+        ])
+        ImportItem.objects.bulk_create([
+            ImportItem(batch=batch, index=item.index, name=item.entry.name, record=records.get(item.index),
+                       error_code=item.code, error_message=item.message[:500])
+            for item in items
+        ])
+        ImportBatch.objects.filter(pk=batch.pk).update(processed=F("processed") + len(items))
+
+
+# --- steps 2 and 3: verify, then settle ----------------------------------------------------------------
+
+
+def _verify_chunk(batch: ImportBatch, start: int, stop: int) -> None:
+    """Steps 2 and 3: replay the chunk's pending records, then store and settle them under one lock."""
+    pending = list(
+        GameRecord.objects.filter(
+            batch=batch, status=GameRecord.Status.PENDING,
+            pk__in=ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop, record__isnull=False)
+            .values("record_id"),
+        ).values_list("pk", "raw", "game")
+    )
+    if not pending:
+        return
+    checked: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]] = {}
+    for record_id, raw, game in pending:
+        verdict, final = services.verify_record_text(raw, file=f"record-{record_id}")
+        snapshot = final if verdict.valid and verdict.complete else None
+        checked[record_id] = (services.engine_version(game), verdict.to_json(), snapshot)
+    order = dict(ImportItem.objects.filter(batch=batch, record_id__in=checked).values_list("record_id", "index"))
+    with transaction.atomic():
+        tournament = lock_tournament(batch.tournament_id)
+        profile = tournament_profile(tournament)
+        records = [
+            record for record in GameRecord.objects.select_for_update(of=("self",))
+            .select_related("table__round", "submitted_for", "submitted_by").defer("raw").filter(pk__in=checked)
+            if record.status == GameRecord.Status.PENDING or record.engine_version != checked[record.pk][0]
+        ]
+        records.sort(key=lambda record: order.get(record.pk, 0))
+        # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
+        RecordVerdict.objects.bulk_create(
+            [RecordVerdict(record=record, engine_version=checked[record.pk][0], verdict=checked[record.pk][1])
+             for record in records], ignore_conflicts=True)
+        audit: list[AuditLog] = []
+        for record in records:
+            version, verdict, snapshot = checked[record.pk]
+            previous = record.status, record.error_code
+            services._apply_verdict(record, verdict, version, snapshot, profile)
+            if (record.status == GameRecord.Status.VALID and record.complete
+                    and record.settlement == GameRecord.Settlement.NONE):
+                services._settle(record)
+            if previous != (record.status, record.error_code):
+                audit.append(_audit_row(
+                    action="game_record_verified", tournament=tournament, obj=record, actor=None,
+                    data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
+                          "engine_version": version, "settlement": record.settlement}))
+        GameRecord.objects.bulk_update(records, services.VERDICT_FIELDS)
+        AuditLog.objects.bulk_create(audit)
+
+
+def _finish(batch_id: int) -> None:
+    """Mark the batch done once every item is stored and no record of it is pending (any chunk may be last)."""
+    batch = ImportBatch.objects.only("total", "status").get(pk=batch_id)
+    if batch.status != ImportBatch.Status.RUNNING:
+        return
+    stored = ImportItem.objects.filter(batch_id=batch_id).count()
+    if stored < batch.total or GameRecord.objects.filter(batch_id=batch_id, status=GameRecord.Status.PENDING).exists():
+        return
+    ImportBatch.objects.filter(pk=batch_id, status=ImportBatch.Status.RUNNING).update(
+        status=ImportBatch.Status.DONE, upload=b"", processed=stored)
+
+
+# --- the batch ---------------------------------------------------------------------------------------
+
+
+def import_batch_start(*, batch_id: int) -> list[tuple[int, int]]:
+    """Mark the batch running and return its chunks; none if it is done, or failed because its upload
+    cannot be read (then the batch says why)."""
+    batch = ImportBatch.objects.defer("upload").get(pk=batch_id)
+    if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
+        return []
+    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
+    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    try:
+        total = len(services.import_entries(bytes(upload)))
+    except TournamentError as err:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
+        return []
+    chunks = import_chunks(total)
+    if not chunks:  # nothing to do (cannot happen: an upload without records is refused)
+        _finish(batch.pk)
+    return chunks
+
+
+@translation.override("en")
+def import_chunk_process(*, batch_id: int, start: int, stop: int) -> ImportBatch:
+    """Store, verify and settle the items `[start, stop)` of a batch; safe to run twice or at the same
+    time as the batch's other chunks. Marks the batch done when it is the last one."""
+    batch = ImportBatch.objects.defer("upload").get(pk=batch_id)
+    if batch.status == ImportBatch.Status.RUNNING:
+        upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+        if upload:
+            entries = services.import_entries(bytes(upload), start=start, stop=stop)
+            _store_chunk(batch, start, stop, entries)
+        _verify_chunk(batch, start, stop)
+        _finish(batch.pk)
+    return ImportBatch.objects.defer("upload").get(pk=batch_id)
