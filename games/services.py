@@ -37,9 +37,9 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, EntrantMember, Result, Round, Seat, Table, Tournament
 from tournaments.permissions import is_organiser, reporting_entrant
 from tournaments.profiles import GAMES, GameProfile, ProfileError, profile_for
-from tournaments.services import result_report_verified
-from tournaments.services.audit import audit_record
-from tournaments.services.locking import lock_tournament
+from tournaments.services import result_report_from_record
+from tournaments.services.audit import audit_entry, audit_record, audit_write
+from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.tournaments import tournament_profile
 
 logger = logging.getLogger(__name__)
@@ -410,18 +410,20 @@ def _apply_verdict(record: GameRecord, verdict: dict[str, Any], version: str, sn
     record.verified_at = timezone.now()
 
 
-def _settle(record: GameRecord) -> None:
-    """A valid complete record reports its result; a table with a different result is left alone."""
+def _settle(record: GameRecord, locked: TableLocks, audit: list[Any]) -> None:
+    """A valid complete record reports its result; a table with a different result is left alone.
+    `locked`: the record's table, round and tournament, locked by the caller; the result's audit rows
+    are appended to `audit` for the caller to write with its own."""
     expected = record.derived_table_result
     if expected is None:
         record.settlement = GameRecord.Settlement.NONE
         record.settlement_note = "The table's result could not be derived from the record."
         return
-    before = dict(record.table.results.values_list("pk", "state"))
+    reported: list[Any] = []
     try:
-        result = result_report_verified(
+        outcome = result_report_from_record(
             table=record.table, actor=record.submitted_by, entrant=record.submitted_for,
-            note=f"From game record #{record.pk}", **expected,
+            note=f"From game record #{record.pk}", locked=locked, audit=reported, **expected,
         )
     except TournamentError as err:
         if err.code not in (ErrorCode.RESULT_ALREADY_FINAL, ErrorCode.RESULT_ALREADY_REPORTED):
@@ -440,8 +442,10 @@ def _settle(record: GameRecord) -> None:
             record.settlement = GameRecord.Settlement.CONFLICT
             record.settlement_note = "The table's result differs from the one the record proves."
         return
+    audit.extend(reported)
+    result = outcome.result
     record.result = result
-    if before.get(result.pk) == result.state:
+    if not outcome.changed:
         record.settlement = GameRecord.Settlement.UNCHANGED
         record.settlement_note = "The table already has this result."
         return
@@ -508,8 +512,10 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
     `stored`: `verdict` was read from this engine version's stored verdict (nothing to insert)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
-        record = (GameRecord.objects.select_for_update(of=("self",)).select_related("table__round", "submitted_for")
-                  .defer("raw").get(pk=record_id))
+        # The record, its table and its round locked in one query (the tournament is locked first, so
+        # the order of these three cannot deadlock); the results service locks nothing again.
+        record = (GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
+                  .select_related("table__round", "submitted_for").defer("raw").get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
         previous = record.status, record.error_code
@@ -518,13 +524,17 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
             RecordVerdict.objects.bulk_create([RecordVerdict(record=record, engine_version=version, verdict=verdict)],
                                               ignore_conflicts=True)
         _apply_verdict(record, verdict, version, snapshot, tournament_profile(tournament))
+        audit: list[Any] = []
         if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
-            _settle(record)
+            locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table)
+            _settle(record, locked, audit)
         record.save(update_fields=VERDICT_FIELDS)
         if previous != (record.status, record.error_code):
-            audit_record(action="game_record_verified", tournament=tournament, obj=record, actor=None,
-                         data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
-                               "engine_version": version, "settlement": record.settlement})
+            audit.append(audit_entry(
+                action="game_record_verified", tournament=tournament, obj=record, actor=None,
+                data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
+                      "engine_version": version, "settlement": record.settlement}))
+        audit_write(audit)  # the result's rows and the verification's, in that order, in one INSERT
     return record
 
 

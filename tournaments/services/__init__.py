@@ -19,6 +19,7 @@ from tournaments.services.results import (
     result_override,
     result_reject,
     result_report,
+    result_report_from_record,
     result_report_verified,
 )
 from tournaments.services.rounds import (
@@ -64,6 +65,7 @@ __all__ = [
     "result_override",
     "result_reject",
     "result_report",
+    "result_report_from_record",
     "result_report_verified",
     "round_discard",
     "round_edit",

@@ -8,11 +8,17 @@
 A service never locks a row of a lower number after one of a higher number. Because every write
 locks the tournament first, writes within one tournament are serialised; different tournaments never
 wait for each other. On SQLite `select_for_update` is a no-op and the database serialises writers.
+
+A write that already holds the tournament lock (and maybe the round and table) in its transaction
+hands them on as a `TableLocks` to the service it calls (`result_report_verified(locked=...)`), which
+then locks nothing again: one transaction locks each row once.
 """
 
 from __future__ import annotations
 
-from django.db import connection
+from dataclasses import dataclass
+
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
@@ -45,3 +51,36 @@ def lock_table(table_id: int) -> Table:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist as exc:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist.")) from exc
+
+
+@dataclass(frozen=True)
+class TableLocks:
+    """A table with its round and tournament, all three locked in the current transaction (tournament
+    first). Built by `lock_table_context`, or by a caller that locked the rows itself in that order."""
+
+    tournament: Tournament
+    round: Round
+    table: Table
+
+
+def lock_table_context(
+    *, table_id: int, tournament_id: int | None = None, tournament: Tournament | None = None
+) -> TableLocks:
+    """Lock tournament -> round -> table. `tournament`: already locked by the caller in this transaction
+    (`lock_tournament`), so not locked (nor its `public_version` bumped) again; else `tournament_id`.
+
+    The round and the table are locked by one `SELECT ... FOR UPDATE OF` both rows: every writer of
+    them holds the tournament lock first, so the order between these two cannot deadlock."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_table_context() must run inside a transaction.")
+    if tournament is None:
+        if tournament_id is None:
+            raise ValueError("Give the tournament (locked) or its id.")
+        tournament = lock_tournament(tournament_id)
+    table = (
+        Table.objects.select_related("round").select_for_update(of=("self", "round"))
+        .filter(pk=table_id, round__tournament_id=tournament.pk).first()
+    )
+    if table is None:
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist."))
+    return TableLocks(tournament=tournament, round=table.round, table=table)

@@ -10,6 +10,7 @@ tournament row lock and enforced by two partial unique constraints.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -17,13 +18,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
+from tournaments.models import AuditLog, Entrant, Result, ResultScore, Round, Table, Tournament
 from tournaments.notifications import notify_on_commit
 from tournaments.permissions import is_organiser, reporting_entrant
 from tournaments.profiles import PLACING, GameProfile
 from tournaments.security_log import security_event
-from tournaments.services.audit import audit_record
-from tournaments.services.locking import lock_round, lock_table, lock_tournament
+from tournaments.services.audit import audit_entry, audit_record
+from tournaments.services.locking import TableLocks, lock_table_context
 from tournaments.services.release import require_released, require_time_limit_reached
 from tournaments.services.results_final import result_finalised
 from tournaments.services.tournaments import require_organiser, tournament_profile
@@ -202,11 +203,17 @@ def _save_lines(result: Result, lines: Sequence[dict[str, Any]]) -> None:
 
 
 def _lock_table_context(table: Table) -> tuple[Tournament, Round, Table]:
-    """Lock tournament -> round -> table (the documented order) and check the round is playable."""
-    tournament = lock_tournament(table.round.tournament_id)
-    round_ = lock_round(table.round_id)
-    table = lock_table(table.pk)
-    return tournament, round_, table
+    """Lock tournament -> round -> table (the documented order)."""
+    locks = lock_table_context(table_id=table.pk, tournament_id=table.round.tournament_id)
+    return locks.tournament, locks.round, locks.table
+
+
+def _audit(entries: list[AuditLog] | None, **fields: Any) -> None:
+    """Write the audit row now, or append it to `entries` for the caller to write with its own."""
+    if entries is None:
+        audit_record(**fields)
+    else:
+        entries.append(audit_entry(**fields))
 
 
 def _require_playable(round_: Round, table: Table) -> None:
@@ -266,17 +273,19 @@ def result_report(
     return _report(
         tournament, round_, table, actor, entrant, note, action="result_reported",
         kind=kind, scores=scores, placings=placings, winner=winner, forfeited=forfeited,
-    )
+    )[0]
 
 
 def _report(
     tournament: Tournament, round_: Round, table: Table, actor: Any, entrant: Entrant | None, note: str, *,
     action: str, same_side_unchanged: bool = False, kind: str, scores: Mapping[Any, Any] | None,
     placings: Mapping[Any, Any] | None, winner: int | None, forfeited: Sequence[int] = (),
-    seated: list[int] | None = None,
-) -> Result:
+    seated: list[int] | None = None, audit: list[AuditLog] | None = None,
+) -> tuple[Result, bool]:
     """Validate and create the pending result (the table is locked); an identical report from the other
-    side confirms the pending one. `seated`: the table's entrant ids when the caller read them already."""
+    side confirms the pending one. `seated`: the table's entrant ids when the caller read them already.
+    `audit`: collect the audit row there instead of writing it (see `result_report_from_record`).
+    Returns the result and whether anything changed (False: `same_side_unchanged` returned it as it was)."""
     _require_playable(round_, table)
     if tournament.rolling_rounds:
         require_released(table)  # rolling rounds: the entrants' earlier tables must be final
@@ -295,9 +304,9 @@ def _report(
         entrant_id = entrant.pk if entrant is not None else None
         if pending.kind == kind and _result_key(pending) == _lines_key(lines):
             if pending.reported_for_id != entrant_id:
-                return _confirm(tournament, round_, pending, actor, entrant)
+                return _confirm(tournament, round_, pending, actor, entrant, audit=audit), True
             if same_side_unchanged:
-                return pending
+                return pending, False
         raise TournamentError(
             ErrorCode.RESULT_ALREADY_REPORTED,
             _("A different result is already reported for this table; confirm or reject it first."),
@@ -315,13 +324,21 @@ def _report(
             _save_lines(result, lines)
     except IntegrityError as exc:
         raise TournamentError(ErrorCode.RESULT_CONFLICT, _("Another result was reported at the same time.")) from exc
-    audit_record(action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
-                 data=_audit_data(result, lines))
+    _audit(audit, action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
+           data=_audit_data(result, lines))
     notify_on_commit("result_reported", result.pk)
-    return result
+    return result, True
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class VerifiedReport:
+    """What `result_report_from_record` did: `result` is the table's result for the record; `changed`
+    is False when it was the identical pending result of the same side, returned as it was."""
+
+    result: Result
+    changed: bool
+
+
 def result_report_verified(
     *,
     table: Table,
@@ -332,6 +349,7 @@ def result_report_verified(
     placings: Mapping[Any, Any] | None = None,
     winner: int | None = None,
     note: str = "",
+    locked: TableLocks | None = None,
 ) -> Result:
     """Report a result derived from a verified game record (the games app; `tournaments` never imports it).
 
@@ -341,18 +359,57 @@ def result_report_verified(
     validation, knockout rule and errors as `result_report`; an identical pending result from the
     other side (or any pending one, for an organiser's record) is confirmed; an identical pending
     result from the same side is returned unchanged. Audit action: `result_reported_from_record`.
+
+    `locked`: the caller already holds the tournament, round and table locks of `table` in its
+    transaction (`services.locking.TableLocks`); nothing is locked again.
     """
-    tournament, round_, table = _lock_table_context(table)
+    return result_report_from_record(
+        table=table, actor=actor, entrant=entrant, kind=kind, scores=scores, placings=placings, winner=winner,
+        note=note, locked=locked,
+    ).result
+
+
+@transaction.atomic
+def result_report_from_record(
+    *,
+    table: Table,
+    actor: Any = None,
+    entrant: Entrant | None,
+    kind: str = "normal",
+    scores: Mapping[Any, Any] | None = None,
+    placings: Mapping[Any, Any] | None = None,
+    winner: int | None = None,
+    note: str = "",
+    locked: TableLocks | None = None,
+    audit: list[AuditLog] | None = None,
+) -> VerifiedReport:
+    """`result_report_verified`, telling whether anything changed (for the record's settlement note).
+
+    `audit`: the audit rows are appended there (unsaved) instead of being written, for the caller to
+    write with its own in one INSERT (`services.audit.audit_write`) before its transaction ends; when
+    this raises, the caller drops what was appended during the call.
+    """
+    if locked is not None:
+        if locked.table.pk != table.pk:
+            raise ValueError("The locked table is not the table reported.")
+        tournament, round_, table = locked.tournament, locked.round, locked.table
+    else:
+        tournament, round_, table = _lock_table_context(table)
     seated = _seated(table)
     if entrant is not None and entrant.pk not in seated:
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("The entrant does not sit at this table."))
-    return _report(
+    result, changed = _report(
         tournament, round_, table, actor, entrant, note, action="result_reported_from_record",
         same_side_unchanged=True, kind=kind, scores=scores, placings=placings, winner=winner, seated=seated,
+        audit=audit,
     )
+    return VerifiedReport(result=result, changed=changed)
 
 
-def _confirm(tournament: Tournament, round_: Round, result: Result, actor: Any, entrant: Entrant | None) -> Result:
+def _confirm(
+    tournament: Tournament, round_: Round, result: Result, actor: Any, entrant: Entrant | None, *,
+    audit: list[AuditLog] | None = None,
+) -> Result:
     result.state = Result.State.CONFIRMED
     result.decided_by = actor if getattr(actor, "is_authenticated", False) else None
     result.decided_for = entrant
@@ -362,8 +419,8 @@ def _confirm(tournament: Tournament, round_: Round, result: Result, actor: Any, 
             result.save(update_fields=["state", "decided_by", "decided_for", "decided_at"])
     except IntegrityError as exc:
         raise TournamentError(ErrorCode.RESULT_CONFLICT, _("The table got a final result at the same time.")) from exc
-    audit_record(action="result_confirmed", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
-                 data=_audit_data(result))
+    _audit(audit, action="result_confirmed", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
+           data=_audit_data(result))
     result_finalised(tournament=tournament, round_=round_)
     return result
 
