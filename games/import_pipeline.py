@@ -1,20 +1,23 @@
-"""Bulk import in chunks: the items of a batch are stored, verified and settled a chunk at a time, and
-the chunks of one batch may run on several worker processes at once (docs/games.md, "Bulk import").
+"""Bulk import, spread over the workers (docs/games.md, "Bulk import").
 
-A chunk is the items `[start, stop)` of the batch (`import_chunks`). `import_chunk_process` handles it in
-three steps, each safe to run twice (a redelivered or repeated chunk task finds its work done):
+1. Store (`import_batch_start`, the batch task): the items are stored in file order, a slice at a time
+   under one tournament lock: every item not stored yet becomes an `ImportItem` (unique (batch, index))
+   with its `GameRecord` (pending) or its error; the tables, seats, players and duplicates a slice
+   needs are read in a few queries, not per item. The checks and their order are those of
+   `services._import_one` (parse, table, round published, not a bye, game, players, duplicate), and
+   the items are stored in file order, so every item gets the same record or error as one by one.
+2. Plan: the pending records are cut into chunks; all the records of one table go to the same chunk,
+   in file order (a rolling-round tournament, where a table's result can release another, gets one
+   chunk), so each table is settled by its records in the order one by one would.
+3. Verify and settle (`import_chunk_process`, one task per chunk, on any worker): the chunk's records
+   still pending are replayed outside any transaction; then, under one tournament lock with the
+   chunk's tables and rounds locked in one query, each verdict is stored (`RecordVerdict`, unique per
+   record and engine version), applied and its table settled in file order (`services._settle`); the
+   records are written in one UPDATE, the audit rows in one INSERT.
 
-1. Store: under one tournament lock, every item of the chunk not stored yet becomes an `ImportItem`
-   (unique (batch, index)) with its `GameRecord` (pending) or its error; the tables, seats, players
-   and duplicates the chunk needs are read in a few queries, not per item. The checks and their order
-   are those of `services._import_one` (parse, table, round published, not a bye, game, players,
-   duplicate), so every item gets the same record or error as one by one.
-2. Verify: the chunk's records still pending are replayed by the engine outside any transaction.
-3. Settle: under one tournament lock, each verdict is stored (`RecordVerdict`, unique per record and
-   engine version), applied to its record and its table settled in item order (`services._settle`),
-   records still pending only; the records are written in one UPDATE, the audit rows in one INSERT.
-
-The chunk that finds every item stored and no record of the batch pending marks the batch done.
+Every step is safe to run twice or at the same time as another: stored items and verified records are
+skipped under the tournament lock. The chunk that finds no record of the batch pending marks it done.
+`processed` counts the items whose record (if any) is verified.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -33,29 +36,21 @@ from games import services
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, EntrantMember, Round, Seat, Table, Tournament
-from tournaments.services.locking import lock_tournament
+from tournaments.services.audit import audit_entry, audit_write
+from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.tournaments import tournament_profile
 
-
-def import_chunk_items() -> int:
-    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_ITEMS", 25)))
+STORE_SLICE = 200  # items stored per transaction
 
 
-def import_chunks(total: int) -> list[tuple[int, int]]:
-    """The chunks `[start, stop)` of a batch of `total` items, in item order."""
-    size = import_chunk_items()
-    return [(start, min(start + size, total)) for start in range(0, total, size)]
+def import_chunk_records() -> int:
+    """Records per verification chunk (`GAMES_IMPORT_CHUNK_RECORDS`); a table's records are never split."""
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_RECORDS", 25)))
 
 
-def _audit_row(*, action: str, tournament: Tournament, obj: Any, actor: Any, data: dict[str, Any]) -> AuditLog:
-    """The row `tournaments.services.audit.audit_record` writes, built to be written with others at once."""
-    return AuditLog(
-        tournament=tournament, actor=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
-        actor_entrant=None, action=action, object_type=obj.__class__.__name__.lower(), object_id=obj.pk, data=data,
-    )
 
 
-# --- step 1: store the items -------------------------------------------------------------------------
+# --- 1. store the items ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -170,8 +165,9 @@ def _check_record(tournament: Tournament, item: _Item, seated: list[Seat], taken
     return seat_entrants
 
 
-def _store_chunk(batch: ImportBatch, start: int, stop: int, entries: list[services.ImportEntry]) -> None:
-    """Step 1: the items `[start, stop)` not stored yet, with their records, under one tournament lock."""
+def _store_slice(batch: ImportBatch, start: int, entries: list[services.ImportEntry]) -> None:
+    """The items `[start, start + len(entries))` not stored yet, with their records, under one tournament lock."""
+    stop = start + len(entries)
     with transaction.atomic():
         tournament = lock_tournament(batch.tournament_id)
         stored = set(ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop)
@@ -212,9 +208,9 @@ def _store_chunk(batch: ImportBatch, start: int, stop: int, entries: list[servic
                 seat_entrants=seat_entrants,
             )
         GameRecord.objects.bulk_create(list(records.values()))
-        AuditLog.objects.bulk_create([
-            _audit_row(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
-                       data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})
+        audit_write([
+            audit_entry(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
+                        data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})
             for record in records.values()
         ])
         ImportItem.objects.bulk_create([
@@ -222,21 +218,70 @@ def _store_chunk(batch: ImportBatch, start: int, stop: int, entries: list[servic
                        error_code=item.code, error_message=item.message[:500])
             for item in items
         ])
-        ImportBatch.objects.filter(pk=batch.pk).update(processed=F("processed") + len(items))
+        _count_processed(batch.pk)
 
 
-# --- steps 2 and 3: verify, then settle ----------------------------------------------------------------
+def _count_processed(batch_id: int) -> None:
+    """`processed`: the items stored whose record, if any, is verified (in the caller's transaction)."""
+    items = ImportItem.objects.filter(batch_id=batch_id)
+    done = items.count() - items.filter(record__status=GameRecord.Status.PENDING).count()
+    ImportBatch.objects.filter(pk=batch_id).update(processed=done)
 
 
-def _verify_chunk(batch: ImportBatch, start: int, stop: int) -> None:
-    """Steps 2 and 3: replay the chunk's pending records, then store and settle them under one lock."""
-    pending = list(
-        GameRecord.objects.filter(
-            batch=batch, status=GameRecord.Status.PENDING,
-            pk__in=ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop, record__isnull=False)
-            .values("record_id"),
-        ).values_list("pk", "raw", "game")
-    )
+# --- 2. plan the chunks ------------------------------------------------------------------------------
+
+
+def _plan(batch: ImportBatch) -> list[list[int]]:
+    """The batch's pending records in chunks of about `import_chunk_records()`, in file order; the records
+    of one table in one chunk; one chunk for a rolling-round tournament."""
+    pending = (ImportItem.objects.filter(batch=batch, record__status=GameRecord.Status.PENDING)
+               .order_by("index").values_list("record_id", "record__table_id"))
+    by_table: dict[int, list[int]] = {}
+    for record_id, table_id in pending:
+        by_table.setdefault(table_id, []).append(record_id)
+    if not by_table:
+        return []
+    if Tournament.objects.filter(pk=batch.tournament_id, rolling_rounds=True).exists():
+        return [[record_id for records in by_table.values() for record_id in records]]
+    size = import_chunk_records()
+    chunks: list[list[int]] = [[]]
+    for records in by_table.values():  # tables in the order of their first record
+        if len(chunks[-1]) >= size:
+            chunks.append([])
+        chunks[-1].extend(records)
+    return chunks
+
+
+@translation.override("en")
+def import_batch_start(*, batch_id: int) -> list[list[int]]:
+    """Mark the batch running, store its items (file order) and return the chunks of record ids left to
+    verify; none if the batch is done, or failed because its upload cannot be read (it then says why)."""
+    batch = ImportBatch.objects.defer("upload").select_related("created_by").get(pk=batch_id)
+    if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
+        return []
+    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
+    batch.status = ImportBatch.Status.RUNNING
+    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    try:
+        entries = services.import_entries(bytes(upload))
+    except TournamentError as err:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
+        return []
+    for start in range(0, len(entries), STORE_SLICE):
+        _store_slice(batch, start, entries[start:start + STORE_SLICE])
+    chunks = _plan(batch)
+    if not chunks:
+        _finish(batch.pk)
+    return chunks
+
+
+# --- 3. verify and settle a chunk --------------------------------------------------------------------
+
+
+def _verify_records(batch: ImportBatch, record_ids: list[int]) -> None:
+    """Replay the records still pending, then store their verdicts and settle their tables under one lock."""
+    pending = list(GameRecord.objects.filter(pk__in=record_ids, batch=batch, status=GameRecord.Status.PENDING)
+                   .values_list("pk", "raw", "game"))
     if not pending:
         return
     checked: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]] = {}
@@ -250,10 +295,15 @@ def _verify_chunk(batch: ImportBatch, start: int, stop: int) -> None:
         profile = tournament_profile(tournament)
         records = [
             record for record in GameRecord.objects.select_for_update(of=("self",))
-            .select_related("table__round", "submitted_for", "submitted_by").defer("raw").filter(pk__in=checked)
+            .select_related("submitted_for", "submitted_by").defer("raw").filter(pk__in=checked)
             if record.status == GameRecord.Status.PENDING or record.engine_version != checked[record.pk][0]
         ]
+        if not records:
+            return
         records.sort(key=lambda record: order.get(record.pk, 0))
+        # The rounds and tables of the chunk, locked in one query (after the tournament, as every writer).
+        tables = {table.pk: table for table in Table.objects.select_related("round")
+                  .select_for_update(of=("self", "round")).filter(pk__in={r.table_id for r in records})}
         # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
         RecordVerdict.objects.bulk_create(
             [RecordVerdict(record=record, engine_version=checked[record.pk][0], verdict=checked[record.pk][1])
@@ -261,18 +311,21 @@ def _verify_chunk(batch: ImportBatch, start: int, stop: int) -> None:
         audit: list[AuditLog] = []
         for record in records:
             version, verdict, snapshot = checked[record.pk]
+            record.table = tables[record.table_id]
             previous = record.status, record.error_code
             services._apply_verdict(record, verdict, version, snapshot, profile)
             if (record.status == GameRecord.Status.VALID and record.complete
                     and record.settlement == GameRecord.Settlement.NONE):
-                services._settle(record)
+                locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table)
+                services._settle(record, locked, audit)
             if previous != (record.status, record.error_code):
-                audit.append(_audit_row(
+                audit.append(audit_entry(
                     action="game_record_verified", tournament=tournament, obj=record, actor=None,
                     data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
                           "engine_version": version, "settlement": record.settlement}))
         GameRecord.objects.bulk_update(records, services.VERDICT_FIELDS)
-        AuditLog.objects.bulk_create(audit)
+        audit_write(audit)
+        _count_processed(batch.pk)
 
 
 def _finish(batch_id: int) -> None:
@@ -287,38 +340,12 @@ def _finish(batch_id: int) -> None:
         status=ImportBatch.Status.DONE, upload=b"", processed=stored)
 
 
-# --- the batch ---------------------------------------------------------------------------------------
-
-
-def import_batch_start(*, batch_id: int) -> list[tuple[int, int]]:
-    """Mark the batch running and return its chunks; none if it is done, or failed because its upload
-    cannot be read (then the batch says why)."""
-    batch = ImportBatch.objects.defer("upload").get(pk=batch_id)
-    if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
-        return []
-    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
-    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
-    try:
-        total = len(services.import_entries(bytes(upload)))
-    except TournamentError as err:
-        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
-        return []
-    chunks = import_chunks(total)
-    if not chunks:  # nothing to do (cannot happen: an upload without records is refused)
-        _finish(batch.pk)
-    return chunks
-
-
 @translation.override("en")
-def import_chunk_process(*, batch_id: int, start: int, stop: int) -> ImportBatch:
-    """Store, verify and settle the items `[start, stop)` of a batch; safe to run twice or at the same
-    time as the batch's other chunks. Marks the batch done when it is the last one."""
+def import_chunk_process(*, batch_id: int, record_ids: list[int]) -> ImportBatch:
+    """Verify the records of one chunk and settle their tables; safe to run twice or at the same time
+    as the batch's other chunks. Marks the batch done when nothing of it is left pending."""
     batch = ImportBatch.objects.defer("upload").get(pk=batch_id)
     if batch.status == ImportBatch.Status.RUNNING:
-        upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
-        if upload:
-            entries = services.import_entries(bytes(upload), start=start, stop=stop)
-            _store_chunk(batch, start, stop, entries)
-        _verify_chunk(batch, start, stop)
+        _verify_records(batch, record_ids)
         _finish(batch.pk)
     return ImportBatch.objects.defer("upload").get(pk=batch_id)
