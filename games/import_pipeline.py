@@ -38,6 +38,7 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, EntrantMember, Round, Seat, Table, Tournament
 from tournaments.services.audit import audit_entry, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament
+from tournaments.services.results_bulk import RecordReport, results_report_from_records
 from tournaments.services.tournaments import tournament_profile
 
 STORE_SLICE = 200  # items stored per transaction
@@ -308,24 +309,51 @@ def _verify_records(batch: ImportBatch, record_ids: list[int]) -> None:
         RecordVerdict.objects.bulk_create(
             [RecordVerdict(record=record, engine_version=checked[record.pk][0], verdict=checked[record.pk][1])
              for record in records], ignore_conflicts=True)
-        audit: list[AuditLog] = []
+        previous = {record.pk: (record.status, record.error_code) for record in records}
         for record in records:
             version, verdict, snapshot = checked[record.pk]
             record.table = tables[record.table_id]
-            previous = record.status, record.error_code
             services._apply_verdict(record, verdict, version, snapshot, profile)
-            if (record.status == GameRecord.Status.VALID and record.complete
-                    and record.settlement == GameRecord.Settlement.NONE):
-                locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table)
-                services._settle(record, locked, audit)
-            if previous != (record.status, record.error_code):
+        audit: list[AuditLog] = []
+        _settle_records(tournament, [record for record in records if record.status == GameRecord.Status.VALID
+                                     and record.complete and record.settlement == GameRecord.Settlement.NONE], audit)
+        for record in records:
+            if previous[record.pk] != (record.status, record.error_code):
                 audit.append(audit_entry(
                     action="game_record_verified", tournament=tournament, obj=record, actor=None,
                     data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
-                          "engine_version": version, "settlement": record.settlement}))
-        GameRecord.objects.bulk_update(records, services.VERDICT_FIELDS)
+                          "engine_version": record.engine_version, "settlement": record.settlement}))
+        for record in records:  # (one UPDATE each: Django's bulk_update builds a CASE per field and row, slower)
+            record.save(update_fields=services.VERDICT_FIELDS)
         audit_write(audit)
         _count_processed(batch.pk)
+
+
+def _settle_records(tournament: Tournament, records: list[GameRecord], audit: list[AuditLog]) -> None:
+    """Settle the tables of valid complete records (file order), as `services._settle` one by one would:
+    the plain reports at once (`results_report_from_records`), then the others one by one."""
+    def locks(record: GameRecord) -> TableLocks:
+        return TableLocks(tournament=tournament, round=record.table.round, table=record.table)
+
+    plain = [record for record in records if record.derived_table_result is not None]
+    outcomes = dict(zip((record.pk for record in plain), results_report_from_records(
+        tournament=tournament, audit=audit,
+        reports=[RecordReport(locked=locks(record), entrant=record.submitted_for, actor=record.submitted_by,
+                              note=f"From game record #{record.pk}", **record.derived_table_result)
+                 for record in plain],
+    ), strict=True))
+    for record in records:
+        outcome = outcomes.get(record.pk)
+        if isinstance(outcome, TournamentError):
+            record.settlement = GameRecord.Settlement.NONE
+            record.settlement_note = outcome.message[:500]
+        elif outcome is not None:
+            record.result = outcome.result
+            record.settlement = GameRecord.Settlement.SETTLED
+            record.settlement_note = "The result is reported; the opponents or an organiser confirm it."
+    for record in records:
+        if record.pk not in outcomes or outcomes[record.pk] is None:
+            services._settle(record, locks(record), audit)
 
 
 def _finish(batch_id: int) -> None:
