@@ -208,7 +208,9 @@ def _store_slice(batch: ImportBatch, start: int, entries: list[services.ImportEn
                 game=tournament.game, variant=variant if isinstance(variant, dict) else {},
                 seat_entrants=seat_entrants,
             )
-        GameRecord.objects.bulk_create(list(records.values()))
+        # One INSERT per record: a multi-row insert passes the texts (up to a megabyte each) as one array
+        # parameter (PostgreSQL's UNNEST), which the driver escapes character by character: slower.
+        GameRecord.objects.bulk_create(list(records.values()), batch_size=1)
         audit_write([
             audit_entry(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
                         data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})
