@@ -1,28 +1,35 @@
 """Bulk import, spread over the workers (docs/games.md, "Bulk import").
 
-1. Store (`import_batch_start`, the batch task): the items are stored in file order, a slice at a time
-   under one tournament lock: every item not stored yet becomes an `ImportItem` (unique (batch, index))
-   with its `GameRecord` (pending) or its error; the tables, seats, players and duplicates a slice
-   needs are read in a few queries, not per item. The checks and their order are those of
-   `services._import_one` (parse, table, round published, not a bye, game, players, duplicate), and
-   the items are stored in file order, so every item gets the same record or error as one by one.
-2. Plan: the pending records are cut into chunks; all the records of one table go to the same chunk,
-   in file order (a rolling-round tournament, where a table's result can release another, gets one
-   chunk), so each table is settled by its records in the order one by one would.
-3. Verify and settle (`import_chunk_process`, one task per chunk, on any worker): the chunk's records
-   still pending are replayed outside any transaction; then, under one tournament lock with the
-   chunk's tables and rounds locked in one query, each verdict is stored (`RecordVerdict`, unique per
-   record and engine version), applied and its table settled in file order (`services._settle`); the
-   records are written in one UPDATE, the audit rows in one INSERT.
+The batch task (`import_batch_start`) cuts the items into chunks `[start, stop)` of
+`GAMES_IMPORT_CHUNK_ITEMS` and enqueues one task per chunk; any worker takes any chunk.
+A chunk (`import_chunk_process`):
+
+1. Parses its items outside any transaction (the costly part of storing, done by the workers in parallel).
+2. Stores them under one tournament lock, once every item before `start` is stored (else it answers
+   `WAITING` and its task is retried shortly): so the items are stored in file order, and a duplicate or
+   a table's second record is judged against the same earlier items as one by one. Every item not
+   stored yet becomes an `ImportItem` (unique (batch, index)) with its `GameRecord` (pending) or its
+   error; the checks and their order are those of `services._import_one` (parse, table, round
+   published, not a bye, game, players, duplicate); the tables, seats, players and duplicates the chunk
+   needs are read in a few queries, not per item.
+3. Replays its records still pending outside any transaction.
+4. Under one tournament lock, with the chunk's tables and rounds locked in one query, stores each verdict
+   (`RecordVerdict`, unique per record and engine version), applies it and settles its table in file
+   order (`results_report_from_records` for the plain reports, `services._settle` for the others); the
+   audit rows are written in one INSERT. It waits (`WAITING`) while an earlier record of one of its
+   tables (of any table in a rolling-round tournament, where a result can release another table) is
+   still pending: each table is settled by its records in file order, as one by one.
 
 Every step is safe to run twice or at the same time as another: stored items and verified records are
-skipped under the tournament lock. The chunk that finds no record of the batch pending marks it done.
-`processed` counts the items whose record (if any) is verified.
+skipped under the tournament lock. The chunk that finds every item stored and no record pending marks
+the batch done. `processed` counts the items whose record (if any) is verified.
 """
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,17 +48,23 @@ from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.results_bulk import RecordReport, results_report_from_records
 from tournaments.services.tournaments import tournament_profile
 
-STORE_SLICE = 200  # items stored per transaction
+WAITING = "waiting"  # a chunk's answer when an earlier chunk must store or settle first
+POLL_SECONDS = 0.02
 
 
-def import_chunk_records() -> int:
-    """Records per verification chunk (`GAMES_IMPORT_CHUNK_RECORDS`); a table's records are never split."""
-    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_RECORDS", 25)))
+def import_chunk_items() -> int:
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_ITEMS", 25)))
+
+
+def import_chunks(total: int) -> list[tuple[int, int]]:
+    """The chunks `[start, stop)` of a batch of `total` items, in file order."""
+    size = import_chunk_items()
+    return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
 
 
-# --- 1. store the items ---------------------------------------------------------------------------
+# --- parse and store ------------------------------------------------------------------------------
 
 
 @dataclass
@@ -166,24 +179,33 @@ def _check_record(tournament: Tournament, item: _Item, seated: list[Seat], taken
     return seat_entrants
 
 
-def _store_slice(batch: ImportBatch, start: int, entries: list[services.ImportEntry]) -> None:
-    """The items `[start, start + len(entries))` not stored yet, with their records, under one tournament lock."""
-    stop = start + len(entries)
+def _parse(start: int, entries: list[services.ImportEntry]) -> list[_Item]:
+    """The chunk's items, each parsed or refused (`services.record_parse`); no query."""
+    items = [_Item(start + offset, entry) for offset, entry in enumerate(entries)]
+    for item in items:
+        if item.entry.data is None:
+            item.code, item.message = item.entry.error_code, item.entry.error_message
+            continue
+        try:
+            item.parsed = services.record_parse(item.entry.data)
+        except TournamentError as err:
+            item.refuse(err)
+    return items
+
+
+def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: bool) -> bool:
+    """Store the items not stored yet, with their records, under one tournament lock; False (nothing
+    done) while an item before `start` is not stored yet and `in_order`."""
+    stop = start + len(parsed)
     with transaction.atomic():
         tournament = lock_tournament(batch.tournament_id)
+        if in_order and start and ImportItem.objects.filter(batch=batch, index__lt=start).count() < start:
+            return False
         stored = set(ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop)
                      .values_list("index", flat=True))
-        items = [_Item(index, entries[index - start]) for index in range(start, stop) if index not in stored]
+        items = [item for item in parsed if item.index not in stored]
         if not items:
-            return
-        for item in items:
-            if item.entry.data is None:
-                item.code, item.message = item.entry.error_code, item.entry.error_message
-                continue
-            try:
-                item.parsed = services.record_parse(item.entry.data)
-            except TournamentError as err:
-                item.refuse(err)
+            return True
         _find_tables(tournament, items)
         placed = [item for item in items if item.table is not None and item.parsed is not None]
         table_ids = {item.table.pk for item in placed if item.table is not None}
@@ -222,6 +244,7 @@ def _store_slice(batch: ImportBatch, start: int, entries: list[services.ImportEn
             for item in items
         ])
         _count_processed(batch.pk)
+    return True
 
 
 def _count_processed(batch_id: int) -> None:
@@ -231,62 +254,40 @@ def _count_processed(batch_id: int) -> None:
     ImportBatch.objects.filter(pk=batch_id).update(processed=done)
 
 
-# --- 2. plan the chunks ------------------------------------------------------------------------------
+# --- verify and settle -------------------------------------------------------------------------------
 
 
-def _plan(batch: ImportBatch) -> list[list[int]]:
-    """The batch's pending records in chunks of about `import_chunk_records()`, in file order; the records
-    of one table in one chunk; one chunk for a rolling-round tournament."""
-    pending = (ImportItem.objects.filter(batch=batch, record__status=GameRecord.Status.PENDING)
-               .order_by("index").values_list("record_id", "record__table_id"))
-    by_table: dict[int, list[int]] = {}
-    for record_id, table_id in pending:
-        by_table.setdefault(table_id, []).append(record_id)
-    if not by_table:
-        return []
-    if Tournament.objects.filter(pk=batch.tournament_id, rolling_rounds=True).exists():
-        return [[record_id for records in by_table.values() for record_id in records]]
-    size = import_chunk_records()
-    chunks: list[list[int]] = [[]]
-    for records in by_table.values():  # tables in the order of their first record
-        if len(chunks[-1]) >= size:
-            chunks.append([])
-        chunks[-1].extend(records)
-    return chunks
+def _rolling(batch: ImportBatch) -> bool:
+    return Tournament.objects.filter(pk=batch.tournament_id, rolling_rounds=True).exists()
 
 
-@translation.override("en")
-def import_batch_start(*, batch_id: int) -> list[list[int]]:
-    """Mark the batch running, store its items (file order) and return the chunks of record ids left to
-    verify; none if the batch is done, or failed because its upload cannot be read (it then says why)."""
-    batch = ImportBatch.objects.defer("upload").select_related("created_by").get(pk=batch_id)
-    if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
-        return []
-    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
-    batch.status = ImportBatch.Status.RUNNING
-    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
-    try:
-        entries = services.import_entries(bytes(upload))
-    except TournamentError as err:
-        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
-        return []
-    for start in range(0, len(entries), STORE_SLICE):
-        _store_slice(batch, start, entries[start:start + STORE_SLICE])
-    chunks = _plan(batch)
-    if not chunks:
-        _finish(batch.pk)
-    return chunks
+def _chunk_records(batch: ImportBatch, start: int, stop: int) -> list[int]:
+    return list(ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop, record__isnull=False)
+                .values_list("record_id", flat=True))
 
 
-# --- 3. verify and settle a chunk --------------------------------------------------------------------
+def _earlier_pending(batch: ImportBatch, start: int, record_ids: list[int], rolling: bool) -> bool:
+    """Is a record of an item before `start` still pending, at one of these records' tables (any table
+    in a rolling-round tournament)?"""
+    earlier = ImportItem.objects.filter(batch=batch, index__lt=start, record__status=GameRecord.Status.PENDING)
+    if not rolling:
+        earlier = earlier.filter(record__table__in=GameRecord.objects.filter(pk__in=record_ids).values("table_id"))
+    return earlier.exists()
 
 
-def _verify_records(batch: ImportBatch, record_ids: list[int]) -> None:
-    """Replay the records still pending, then store their verdicts and settle their tables under one lock."""
-    pending = list(GameRecord.objects.filter(pk__in=record_ids, batch=batch, status=GameRecord.Status.PENDING)
-                   .values_list("pk", "raw", "game"))
+def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> bool:
+    """Replay the chunk's records still pending, then store their verdicts and settle their tables under
+    one lock; False (nothing done) while an earlier record of one of their tables is pending and `in_order`."""
+    pending = list(GameRecord.objects.filter(
+        batch=batch, status=GameRecord.Status.PENDING,
+        pk__in=ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop, record__isnull=False)
+        .values("record_id"),
+    ).values_list("pk", "raw", "game"))
     if not pending:
-        return
+        return True
+    rolling = _rolling(batch)
+    if in_order and _earlier_pending(batch, start, [pk for pk, _raw, _game in pending], rolling):
+        return False  # (checked again under the lock below; this saves a replay that would wait)
     checked: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]] = {}
     for record_id, raw, game in pending:
         verdict, final = services.verify_record_text(raw, file=f"record-{record_id}")
@@ -295,6 +296,8 @@ def _verify_records(batch: ImportBatch, record_ids: list[int]) -> None:
     order = dict(ImportItem.objects.filter(batch=batch, record_id__in=checked).values_list("record_id", "index"))
     with transaction.atomic():
         tournament = lock_tournament(batch.tournament_id)
+        if in_order and _earlier_pending(batch, start, list(checked), rolling):
+            return False
         profile = tournament_profile(tournament)
         records = [
             record for record in GameRecord.objects.select_for_update(of=("self",))
@@ -302,7 +305,7 @@ def _verify_records(batch: ImportBatch, record_ids: list[int]) -> None:
             if record.status == GameRecord.Status.PENDING or record.engine_version != checked[record.pk][0]
         ]
         if not records:
-            return
+            return True
         records.sort(key=lambda record: order.get(record.pk, 0))
         # The rounds and tables of the chunk, locked in one query (after the tournament, as every writer).
         tables = {table.pk: table for table in Table.objects.select_related("round")
@@ -329,6 +332,7 @@ def _verify_records(batch: ImportBatch, record_ids: list[int]) -> None:
             record.save(update_fields=services.VERDICT_FIELDS)
         audit_write(audit)
         _count_processed(batch.pk)
+    return True
 
 
 def _settle_records(tournament: Tournament, records: list[GameRecord], audit: list[AuditLog]) -> None:
@@ -371,11 +375,54 @@ def _finish(batch_id: int) -> None:
 
 
 @translation.override("en")
-def import_chunk_process(*, batch_id: int, record_ids: list[int]) -> ImportBatch:
-    """Verify the records of one chunk and settle their tables; safe to run twice or at the same time
-    as the batch's other chunks. Marks the batch done when nothing of it is left pending."""
+def import_batch_start(*, batch_id: int) -> list[tuple[int, int]]:
+    """Mark the batch running and return its chunks; none if it is done, or failed because its upload
+    cannot be read (it then says why)."""
     batch = ImportBatch.objects.defer("upload").get(pk=batch_id)
-    if batch.status == ImportBatch.Status.RUNNING:
-        _verify_records(batch, record_ids)
-        _finish(batch.pk)
-    return ImportBatch.objects.defer("upload").get(pk=batch_id)
+    if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
+        return []
+    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
+    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    try:
+        total = services.import_size(bytes(upload))
+    except TournamentError as err:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
+        return []
+    return import_chunks(total)
+
+
+def _stored_before(batch: ImportBatch, start: int) -> bool:
+    return not start or ImportItem.objects.filter(batch=batch, index__lt=start).count() >= start
+
+
+def _poll(ready: Callable[[], bool], deadline: float) -> bool:
+    """Wait (without any lock) until `ready()`, at most until `deadline` (time.monotonic())."""
+    while not ready():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL_SECONDS)
+    return True
+
+
+@translation.override("en")
+def import_chunk_process(*, batch_id: int, start: int, stop: int, in_order: bool = True,
+                         wait_seconds: float = 0.0) -> str:
+    """Store, verify and settle the items `[start, stop)` of a batch: the batch's status after it, or
+    `WAITING` when an earlier chunk must store or settle first and did not within `wait_seconds` (the
+    earlier chunk runs on another worker; try again later). `in_order=False` never waits (chunks run one
+    after the other, or one that waited too long). Safe to run twice or beside the batch's other chunks."""
+    batch = ImportBatch.objects.defer("upload").select_related("created_by").get(pk=batch_id)
+    if batch.status != ImportBatch.Status.RUNNING:
+        return str(batch.status)
+    deadline = time.monotonic() + wait_seconds
+    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    items = _parse(start, services.import_entries(bytes(upload), start=start, stop=stop))
+    while not _store(batch, start, items, in_order=in_order):
+        if not _poll(lambda: _stored_before(batch, start), deadline):
+            return WAITING
+    while not _verify(batch, start, stop, in_order=in_order):
+        if not _poll(lambda: not _earlier_pending(batch, start, _chunk_records(batch, start, stop),
+                                                  _rolling(batch)), deadline):
+            return WAITING
+    _finish(batch.pk)
+    return str(ImportBatch.objects.filter(pk=batch.pk).values_list("status", flat=True).get())

@@ -605,11 +605,11 @@ def _zip_members(data: bytes) -> tuple[zipfile.ZipFile, list[zipfile.ZipInfo]]:
     return archive, members
 
 
-def _zip_entries(data: bytes) -> list[ImportEntry]:
+def _zip_entries(data: bytes, start: int = 0, stop: int | None = None) -> list[ImportEntry]:
     archive, members = _zip_members(data)
     limit = max_record_bytes()
     entries = []
-    for member in members:
+    for member in members[start:stop]:  # only the members asked for are unpacked
         name = member.filename[-255:]
         if member.file_size > limit:
             entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE,
@@ -659,10 +659,11 @@ def _no_records() -> TournamentError:
     return TournamentError(ErrorCode.IMPORT_UNREADABLE, _("The file holds no records."))
 
 
-def import_entries(data: bytes) -> list[ImportEntry]:
-    """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked."""
-    entries = _zip_entries(data) if _is_zip(data) else _jsonl_entries(data)
-    if not entries:
+def import_entries(data: bytes, *, start: int = 0, stop: int | None = None) -> list[ImportEntry]:
+    """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked.
+    `start`, `stop`: the items `[start, stop)` only (a chunk of a batch; a ZIP unpacks only those)."""
+    entries = _zip_entries(data, start, stop) if _is_zip(data) else _jsonl_entries(data)[start:stop]
+    if not entries and start == 0:
         raise _no_records()
     return entries
 
@@ -761,18 +762,17 @@ def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | Non
 
 
 def import_batch_process(*, batch_id: int) -> ImportBatch:
-    """Store the items of a batch, then verify and settle its records chunk after chunk, here
-    (`games.import_pipeline`; the task `games.tasks.import_batch_process` spreads the chunks over the
-    workers instead): each item is stored once with its record or its error, each record verified and its
-    table settled.
+    """Process the chunks of a batch one after the other, here (`games.import_pipeline`; the task
+    `games.tasks.import_batch_process` spreads them over the workers instead): each item is stored once
+    with its record or its error, each record verified and its table settled, in file order.
 
     Safe to run again (a redelivered task after a killed worker): items already stored are skipped
     (unique (batch, index)), records still pending are verified; nothing is duplicated.
     """
     from games import import_pipeline
 
-    for record_ids in import_pipeline.import_batch_start(batch_id=batch_id):
-        import_pipeline.import_chunk_process(batch_id=batch_id, record_ids=record_ids)
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch_id):
+        import_pipeline.import_chunk_process(batch_id=batch_id, start=start, stop=stop, in_order=False)
     return ImportBatch.objects.get(pk=batch_id)
 
 
