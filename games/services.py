@@ -776,13 +776,20 @@ def import_batch_process(*, batch_id: int) -> ImportBatch:
     return ImportBatch.objects.get(pk=batch_id)
 
 
+STALLED_IMPORT_SECONDS = 3600
+
+
 def records_reconcile(*, older_than_seconds: int = 120) -> dict[str, list[int]]:
     """Enqueue again what a lost message left behind: records still pending and imports still queued
-    some time after they were created (both tasks are safe to run twice)."""
+    some time after they were created, or still running an hour after (both tasks are safe to run twice)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     records = list(GameRecord.objects.filter(status=GameRecord.Status.PENDING, created_at__lt=cutoff,
                                              batch__isnull=True).order_by("pk").values_list("pk", flat=True)[:1000])
-    batches = list(ImportBatch.objects.filter(status=ImportBatch.Status.QUEUED, created_at__lt=cutoff)
+    # A batch still running long after it began lost a chunk's message (the broker refused a publish):
+    # its task enqueues every chunk again, and the chunks skip what is done.
+    stalled = timezone.now() - timedelta(seconds=STALLED_IMPORT_SECONDS)
+    batches = list(ImportBatch.objects.filter(Q(status=ImportBatch.Status.QUEUED, created_at__lt=cutoff)
+                                              | Q(status=ImportBatch.Status.RUNNING, created_at__lt=stalled))
                    .order_by("pk").values_list("pk", flat=True)[:100])
     for record_id in records:
         _enqueue("record_verify", record_id)
