@@ -433,6 +433,8 @@ def import_chunk_process(*, batch_id: int, start: int, stop: int, in_order: bool
         return str(batch.status)
     deadline = time.monotonic() + wait_seconds
     upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    if not upload:  # another chunk finished the batch meanwhile (its upload is emptied when done)
+        return str(ImportBatch.objects.filter(pk=batch.pk).values_list("status", flat=True).get())
     items = _parse(start, services.import_entries(bytes(upload), start=start, stop=stop))
     while not _store(batch, start, items, in_order=in_order):
         if not _poll(lambda: _stored_before(batch, start), deadline):
