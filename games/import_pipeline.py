@@ -35,14 +35,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import services
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import AuditLog, EntrantMember, Round, Seat, Table, Tournament
+from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
 from tournaments.services.audit import audit_entry, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.results_bulk import RecordReport, results_report_from_records
@@ -172,16 +172,30 @@ def _find_tables(tournament: Tournament, items: list[_Item]) -> None:
                                             _("No table seats exactly these players; give meta.round and meta.table.")))
 
 
-def _seated_by_table(table_ids: set[int]) -> dict[int, list[Seat]]:
-    members = Prefetch("entrant__members", queryset=EntrantMember.objects.select_related("player"))
-    seated: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (Seat.objects.filter(table_id__in=table_ids).select_related("entrant").prefetch_related(members)
-                 .order_by("table_id", "position")):
-        seated[seat.table_id].append(seat)
-    return seated
+def _seated_by_table(table_ids: set[int]) -> dict[int, list[services.SeatedEntrant]]:
+    """Per table, its entrants in seat order with their players (`services._seated`), in one query."""
+    rows = (
+        Seat.objects.filter(table_id__in=table_ids).select_related("entrant")
+        .annotate(member_player_id=F("entrant__members__player_id"), member_name=F("entrant__members__player__name"),
+                  member_user_id=F("entrant__members__player__user_id"))
+        .order_by("table_id", "position", "entrant__members__id")
+    )
+    seats: dict[int, dict[int, tuple[Entrant, list[services._SeatedPlayer], set[int]]]] = defaultdict(dict)
+    for row in rows:
+        entrant, players, users = seats[row.table_id].setdefault(row.pk, (row.entrant, [], set()))
+        if row.member_player_id is not None:  # type: ignore[attr-defined]
+            players.append(services._SeatedPlayer(player_id=row.member_player_id,  # type: ignore[attr-defined]
+                                                  name=row.member_name, entrant_id=entrant.pk))  # type: ignore[attr-defined]
+            if row.member_user_id is not None:  # type: ignore[attr-defined]
+                users.add(row.member_user_id)  # type: ignore[attr-defined]
+    return {
+        table_id: [services.SeatedEntrant(entrant=e, players=tuple(p), user_ids=frozenset(u)) for e, p, u in by_seat.values()]
+        for table_id, by_seat in seats.items()
+    }
 
 
-def _check_record(tournament: Tournament, item: _Item, seated: list[Seat], taken: set[tuple[int, str]]) -> list[int]:
+def _check_record(tournament: Tournament, item: _Item, seated: list[services.SeatedEntrant],
+                  taken: set[tuple[int, str]]) -> list[int]:
     """The checks of `services._create_record`, in its order; the record's seat entrants."""
     assert item.table is not None and item.parsed is not None
     if item.table.round.status == Round.Status.DRAFT:
@@ -235,7 +249,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         for item in placed:
             assert item.table is not None and item.parsed is not None
             try:
-                seat_entrants = _check_record(tournament, item, seated[item.table.pk], taken)
+                seat_entrants = _check_record(tournament, item, seated.get(item.table.pk, []), taken)
             except TournamentError as err:
                 item.refuse(err)
                 continue

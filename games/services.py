@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, CharField, F, JSONField, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.db.models import Case, CharField, F, JSONField, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -35,11 +35,11 @@ from rules.core.verdict import Verdict
 from tournaments.api_parsers import _raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, EntrantMember, Result, Round, Seat, Table, Tournament
-from tournaments.permissions import is_organiser, reporting_entrant
+from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GAMES, GameProfile, ProfileError, profile_for
 from tournaments.services import result_report_from_record
 from tournaments.services.audit import audit_entry, audit_record, audit_write
-from tournaments.services.locking import TableLocks, lock_tournament
+from tournaments.services.locking import TableLocks, lock_tournament, open_result_exists
 from tournaments.services.tournaments import tournament_profile
 
 logger = logging.getLogger(__name__)
@@ -180,6 +180,15 @@ class _SeatedPlayer:
     entrant_id: int
 
 
+@dataclass(frozen=True)
+class SeatedEntrant:
+    """An entrant seated at a table, with its players and their user ids (`_seated`)."""
+
+    entrant: Entrant
+    players: tuple[_SeatedPlayer, ...]
+    user_ids: frozenset[int]
+
+
 def _record_players(doc: dict[str, Any]) -> list[tuple[str, Any, list[int]]]:
     players = doc.get("players")
     if not isinstance(players, list) or not players:
@@ -249,17 +258,14 @@ def _teams(doc: dict[str, Any], n: int) -> list[set[int]]:
     return [{s, s + n // 2} for s in range(n // 2)]
 
 
-def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Seat]) -> list[int]:
+def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[SeatedEntrant]) -> list[int]:
     """Map the record's players to the table's entrants; per seat of the record, the entrant id.
 
     Each record player is a player of one seated entrant (by `id` = Player.pk, else by name, case
     folded); the seats of each entrant's players must be one side of the game: one seat in a game of
     single players, one team (partners opposite unless `variant.teams`) in a team game.
     """
-    candidates = [
-        _SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=seat.entrant_id)
-        for seat in seated for m in seat.entrant.members.all()
-    ]
+    candidates = [player for seat in seated for player in seat.players]
     owner: dict[int, int] = {}
     for index, (name, pid, seats) in enumerate(_record_players(doc)):
         match = _match_player(name, pid, index, candidates, at_table=True)
@@ -276,7 +282,7 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
     by_entrant: dict[int, set[int]] = {}
     for seat, entrant_id in owner.items():
         by_entrant.setdefault(entrant_id, set()).add(seat)
-    names = {seat.entrant_id: seat.entrant.name for seat in seated}
+    names = {seat.entrant.pk: seat.entrant.name for seat in seated}
     missing = [names[e] for e in names if e not in by_entrant]
     if missing:
         raise _mismatch(_("No player of %(names)s is in the record.") % {"names": ", ".join(missing)}, missing=missing)
@@ -294,26 +300,54 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
     return [owner[s] for s in range(n)]
 
 
-def _seated(table: Table) -> list[Seat]:
-    members = Prefetch("entrant__members", queryset=EntrantMember.objects.select_related("player"))
-    return list(table.seats.select_related("entrant").prefetch_related(members).order_by("position"))
+def _seated_and_duplicate(table: Table, sha256: str | None = None) -> tuple[list[SeatedEntrant], int | None]:
+    """The table's entrants in seat order with their players, in one query (a row per seat and player;
+    an entrant without players keeps its seat); with `sha256`, the same query also reads the id of
+    the table's record with that hash, if one was stored (`record_duplicate`)."""
+    rows = (
+        Seat.objects.filter(table_id=table.pk).select_related("entrant")
+        .annotate(member_player_id=F("entrant__members__player_id"),
+                  member_name=F("entrant__members__player__name"),
+                  member_user_id=F("entrant__members__player__user_id"))
+        .order_by("position", "entrant__members__id")
+    )
+    if sha256 is not None:
+        rows = rows.annotate(duplicate_id=Subquery(
+            GameRecord.objects.filter(table_id=table.pk, sha256=sha256).order_by().values("pk")[:1]))
+    seats: dict[int, tuple[Entrant, list[_SeatedPlayer], set[int]]] = {}
+    duplicate: int | None = None
+    for row in rows:
+        entrant, players, users = seats.setdefault(row.pk, (row.entrant, [], set()))
+        if row.member_player_id is not None:  # type: ignore[attr-defined]
+            players.append(_SeatedPlayer(player_id=row.member_player_id,  # type: ignore[attr-defined]
+                                         name=row.member_name, entrant_id=entrant.pk))  # type: ignore[attr-defined]
+            if row.member_user_id is not None:  # type: ignore[attr-defined]
+                users.add(row.member_user_id)  # type: ignore[attr-defined]
+        duplicate = getattr(row, "duplicate_id", None)
+    seated = [SeatedEntrant(entrant=e, players=tuple(p), user_ids=frozenset(u)) for e, p, u in seats.values()]
+    return seated, duplicate
+
+
+def _seated(table: Table) -> list[SeatedEntrant]:
+    return _seated_and_duplicate(table)[0]
 
 
 def _create_record(
     *, tournament: Tournament, table: Table, parsed: ParsedRecord, actor: Any, entrant: Entrant | None,
     source: str, batch: ImportBatch | None = None,
+    seated: tuple[list[SeatedEntrant], int | None] | None = None,
 ) -> GameRecord:
-    """Check the record against the (locked) tournament's table and store it as pending."""
+    """Check the record against the (locked) tournament's table and store it as pending.
+    `seated`: `_seated_and_duplicate(table, parsed.sha256)` when the caller read it already."""
     round_ = table.round
     if round_.status == Round.Status.DRAFT:
         raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
     if table.is_bye:
         raise TournamentError(ErrorCode.INVALID_INPUT, _("A bye has no game to record."))
     profile = tournament_profile(tournament)
-    seated = _seated(table)
-    _check_game(parsed.doc, tournament, profile, len(seated))
-    seat_entrants = seat_entrants_for(parsed.doc, profile, seated)
-    duplicate = GameRecord.objects.filter(table=table, sha256=parsed.sha256).values_list("pk", flat=True).first()
+    entrants, duplicate = seated if seated is not None else _seated_and_duplicate(table, parsed.sha256)
+    _check_game(parsed.doc, tournament, profile, len(entrants))
+    seat_entrants = seat_entrants_for(parsed.doc, profile, entrants)
     if duplicate is not None:
         raise TournamentError(ErrorCode.RECORD_DUPLICATE, _("This record was already submitted for this table."),
                               record_id=duplicate)
@@ -362,14 +396,21 @@ def record_submit(
         raise TournamentError(ErrorCode.INVALID_INPUT, _("Unknown source %(source)s.") % {"source": repr(source)})
     parsed = record_parse(data)
     tournament = lock_tournament(table.round.tournament_id)
-    table = Table.objects.select_related("round").get(pk=table.pk)
-    entrant = reporting_entrant(actor, token, table)
+    if table.round.status == Round.Status.DRAFT:
+        # Read again under the lock only if it may have changed: a round leaves the draft status once
+        # (published, then finished) and never returns to it; a table never moves or becomes a bye.
+        fresh = Table.objects.select_related("round").filter(pk=table.pk).first()
+        if fresh is None:  # the draft round was discarded meanwhile
+            raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist."))
+        table = fresh
+    seated = _seated_and_duplicate(table, parsed.sha256)
+    entrant = reporting_entrant_among(actor, token, table, [(s.entrant, s.user_ids) for s in seated[0]])
     if entrant is None and not is_organiser(actor, tournament):
         raise TournamentError(
             ErrorCode.PERMISSION_DENIED, _("Only a player of this table or an organiser may submit its game record.")
         )
     record = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor, entrant=entrant,
-                            source=source)
+                            source=source, seated=seated)
     _enqueue_verify(record.pk)
     return record
 
@@ -515,7 +556,8 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
         # The record, its table and its round locked in one query (the tournament is locked first, so
         # the order of these three cannot deadlock); the results service locks nothing again.
         record = (GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
-                  .select_related("table__round", "submitted_for").defer("raw").get(pk=record_id))
+                  .select_related("table__round", "submitted_for").defer("raw")
+                  .annotate(table_has_open_result=open_result_exists("table_id")).get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
         previous = record.status, record.error_code
@@ -526,7 +568,8 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
         _apply_verdict(record, verdict, version, snapshot, tournament_profile(tournament))
         audit: list[Any] = []
         if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
-            locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table)
+            locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table,
+                                has_open_result=record.table_has_open_result)  # type: ignore[attr-defined]
             _settle(record, locked, audit)
         record.save(update_fields=VERDICT_FIELDS)
         if previous != (record.status, record.error_code):

@@ -19,10 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Result, Round, Table, Tournament
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -56,11 +57,24 @@ def lock_table(table_id: int) -> Table:
 @dataclass(frozen=True)
 class TableLocks:
     """A table with its round and tournament, all three locked in the current transaction (tournament
-    first). Built by `lock_table_context`, or by a caller that locked the rows itself in that order."""
+    first). Built by `lock_table_context`, or by a caller that locked the rows itself in that order.
+
+    `has_open_result`: whether the table had a pending or final result, read by the query that locked
+    it (`open_result_exists`); None when not read. With False the results services skip reading (and
+    locking) the table's open results: there are none, and none can appear while the tournament stays
+    locked."""
 
     tournament: Tournament
     round: Round
     table: Table
+    has_open_result: bool | None = None
+
+
+def open_result_exists(table_field: str = "pk") -> Exists:
+    """`EXISTS` (a pending or final result of the table named by `table_field`), to annotate the query
+    that locks a table (`TableLocks.has_open_result`)."""
+    return Exists(Result.objects.filter(table_id=OuterRef(table_field),
+                                        state__in=[*Result.FINAL_STATES, Result.State.REPORTED]))
 
 
 def lock_table_context(
@@ -79,8 +93,10 @@ def lock_table_context(
         tournament = lock_tournament(tournament_id)
     table = (
         Table.objects.select_related("round").select_for_update(of=("self", "round"))
-        .filter(pk=table_id, round__tournament_id=tournament.pk).first()
+        .annotate(has_open_result=open_result_exists()).filter(pk=table_id, round__tournament_id=tournament.pk)
+        .first()
     )
     if table is None:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist."))
-    return TableLocks(tournament=tournament, round=table.round, table=table)
+    return TableLocks(tournament=tournament, round=table.round, table=table,
+                      has_open_result=table.has_open_result)  # type: ignore[attr-defined]

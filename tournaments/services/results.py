@@ -208,6 +208,14 @@ def _lock_table_context(table: Table) -> tuple[Tournament, Round, Table]:
     return locks.tournament, locks.round, locks.table
 
 
+def _lock_for_report(table: Table, locked: TableLocks | None) -> TableLocks:
+    if locked is None:
+        return lock_table_context(table_id=table.pk, tournament_id=table.round.tournament_id)
+    if locked.table.pk != table.pk:
+        raise ValueError("The locked table is not the table reported.")
+    return locked
+
+
 def _audit(entries: list[AuditLog] | None, **fields: Any) -> None:
     """Write the audit row now, or append it to `entries` for the caller to write with its own."""
     if entries is None:
@@ -264,15 +272,16 @@ def result_report(
     different result is pending (confirm or reject it first); an identical report by an opponent
     confirms the pending one.
     """
-    tournament, round_, table = _lock_table_context(table)
-    entrant = reporting_entrant(actor, token, table)
+    locks = _lock_for_report(table, None)
+    entrant = reporting_entrant(actor, token, locks.table)
     if entrant is None:
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _(
             "Only a player of this table may report its result; an organiser sets it with an override."
         ))
     return _report(
-        tournament, round_, table, actor, entrant, note, action="result_reported",
+        locks.tournament, locks.round, locks.table, actor, entrant, note, action="result_reported",
         kind=kind, scores=scores, placings=placings, winner=winner, forfeited=forfeited,
+        has_open_result=locks.has_open_result,
     )[0]
 
 
@@ -280,11 +289,12 @@ def _report(
     tournament: Tournament, round_: Round, table: Table, actor: Any, entrant: Entrant | None, note: str, *,
     action: str, same_side_unchanged: bool = False, kind: str, scores: Mapping[Any, Any] | None,
     placings: Mapping[Any, Any] | None, winner: int | None, forfeited: Sequence[int] = (),
-    seated: list[int] | None = None, audit: list[AuditLog] | None = None,
+    seated: list[int] | None = None, audit: list[AuditLog] | None = None, has_open_result: bool | None = None,
 ) -> tuple[Result, bool]:
     """Validate and create the pending result (the table is locked); an identical report from the other
     side confirms the pending one. `seated`: the table's entrant ids when the caller read them already.
     `audit`: collect the audit row there instead of writing it (see `result_report_from_record`).
+    `has_open_result`: False when the lock query saw no pending or final result (`TableLocks`).
     Returns the result and whether anything changed (False: `same_side_unchanged` returned it as it was)."""
     _require_playable(round_, table)
     if tournament.rolling_rounds:
@@ -297,7 +307,7 @@ def _report(
         scores=scores, placings=placings, winner=winner, forfeited=forfeited,
     )
     _require_knockout_decided(tournament, round_, lines)
-    final, pending = _final_and_pending(table)
+    final, pending = (None, None) if has_open_result is False else _final_and_pending(table)
     if final is not None:
         raise TournamentError(ErrorCode.RESULT_ALREADY_FINAL, _("This table already has a final result."))
     if pending is not None:
@@ -389,19 +399,14 @@ def result_report_from_record(
     write with its own in one INSERT (`services.audit.audit_write`) before its transaction ends; when
     this raises, the caller drops what was appended during the call.
     """
-    if locked is not None:
-        if locked.table.pk != table.pk:
-            raise ValueError("The locked table is not the table reported.")
-        tournament, round_, table = locked.tournament, locked.round, locked.table
-    else:
-        tournament, round_, table = _lock_table_context(table)
-    seated = _seated(table)
+    locks = _lock_for_report(table, locked)
+    seated = _seated(locks.table)
     if entrant is not None and entrant.pk not in seated:
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("The entrant does not sit at this table."))
     result, changed = _report(
-        tournament, round_, table, actor, entrant, note, action="result_reported_from_record",
+        locks.tournament, locks.round, locks.table, actor, entrant, note, action="result_reported_from_record",
         same_side_unchanged=True, kind=kind, scores=scores, placings=placings, winner=winner, seated=seated,
-        audit=audit,
+        audit=audit, has_open_result=locks.has_open_result,
     )
     return VerifiedReport(result=result, changed=changed)
 
