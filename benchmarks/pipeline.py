@@ -29,6 +29,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 # (game, variant, records): one table per record, so every record settles its own table
 CASES: list[tuple[str, dict[str, Any], int]] = [("taki", {"seats": 2}, 80), ("tac", {}, 20)]
+# The bulk import (`POST /api/tournaments/<slug>/records/import/`): one JSON Lines file per case.
+IMPORT_CASES: list[tuple[str, dict[str, Any], int]] = [("taki", {"seats": 2}, 400), ("tac", {}, 100)]
+# PIPELINE_BENCH=records or =import runs one half only (both by default).
+PARTS = {part.strip() for part in os.environ.get("PIPELINE_BENCH", "records,import").split(",")}
 
 
 def _django() -> None:
@@ -172,6 +176,89 @@ def _measure_workers(records: list[tuple[int, str]], organiser: Any, names: list
     return len(records) / elapsed, post_rate
 
 
+def _measure_import(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict[str, Any]:
+    """From the POST of one JSON Lines file with every record to the batch done: every record verified
+    and its table settled. Every other record names its table in `meta`, the others are found by players."""
+    from django.test import Client
+
+    from games.models import GameRecord, ImportBatch
+    from rules.core.replay import verify_bytes
+    from tournaments.models import Table
+
+    lines = []
+    tables = {t.pk: t for t in Table.objects.select_related("round").filter(pk__in=[pk for pk, _ in records])}
+    for number, (table_id, text) in enumerate(records):
+        doc = json.loads(text)
+        if number % 2 == 0:
+            doc["meta"] = {"round": tables[table_id].round.number, "table": tables[table_id].number}
+        lines.append(json.dumps(doc))
+    started = time.perf_counter()
+    for line in lines:
+        assert verify_bytes(line).valid
+    engine_rate = len(lines) / (time.perf_counter() - started)
+
+    client = Client()
+    client.force_login(organiser)
+    slug = tables[records[0][0]].round.tournament.slug
+    started = time.perf_counter()
+    response = client.post(f"/api/tournaments/{slug}/records/import/?filename=season.jsonl",
+                           data="\n".join(lines).encode(), content_type="application/x-ndjson")
+    assert response.status_code == 202, response.content[:300]
+    batch_id = response.json()["id"]
+    posted = time.perf_counter() - started
+    deadline = time.monotonic() + 600
+    while ImportBatch.objects.filter(pk=batch_id).values_list("status", flat=True).get() not in ("done", "failed"):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the import did not finish within 600 s")
+        time.sleep(0.02)
+    elapsed = time.perf_counter() - started
+    batch = ImportBatch.objects.get(pk=batch_id)
+    records_of = GameRecord.objects.filter(batch_id=batch_id)
+    assert (batch.status, batch.processed, records_of.count()) == ("done", len(lines), len(lines)), batch
+    assert not records_of.exclude(status=GameRecord.Status.VALID).exists()
+    settled = records_of.filter(settlement=GameRecord.Settlement.SETTLED).count()
+    assert settled == len(lines), f"{settled} of {len(lines)} tables settled"
+    return {
+        "records": len(lines),
+        "bytes_per_record": round(sum(len(line) for line in lines) / len(lines)),
+        "import_records_per_second": round(len(lines) / elapsed, 1),
+        "import_post_seconds": round(posted, 3),
+        "engine_records_per_second": round(engine_rate, 1),
+        "tables_settled": settled,
+        "mode": "worker" if real else "eager",
+    }
+
+
+def _drain(real: bool) -> None:
+    """Wait until the workers' queue is empty: the tasks an earlier case left (the notifications of its
+    results) must not be counted against the next one."""
+    if not real:
+        return
+    from django.conf import settings
+
+    from config.celery import app
+
+    deadline = time.monotonic() + 300
+    empty = 0
+    with app.connection_for_write() as conn:
+        while empty < 3 and time.monotonic() < deadline:
+            _name, waiting, _consumers = conn.default_channel.queue_declare(
+                settings.CELERY_TASK_DEFAULT_QUEUE, passive=True)
+            empty = empty + 1 if waiting == 0 else 0
+            time.sleep(0.1)
+
+
+def _import_figures(figures: dict[str, Any], organiser: Any, real: bool, count_workers: int) -> None:
+    for game, variant, count in IMPORT_CASES:
+        records = _setup_case(game, variant, count, organiser)
+        _drain(real)
+        key = f"{game}_import" if count_workers == 1 else f"{game}_import_two_workers"
+        figures[key] = _measure_import(records, organiser, real)
+        figures[key]["worker_processes"] = count_workers if real else 0
+        figures[key]["vs_engine"] = round(
+            figures[key]["import_records_per_second"] / figures[key]["engine_records_per_second"], 2)
+
+
 def run() -> dict[str, Any]:
     _django()
     from django.contrib.auth import get_user_model
@@ -196,8 +283,10 @@ def run() -> dict[str, Any]:
         figures: dict[str, Any] = {}
         if not real:
             app.conf.task_always_eager = True
-            for game, variant, count in CASES:
+            for game, variant, count in CASES if "records" in PARTS else []:
                 figures[game] = _measure(_setup_case(game, variant, count, organiser), organiser, real)
+            if "import" in PARTS:
+                _import_figures(figures, organiser, real, 1)
             return figures
         db = connection.settings_dict
         auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
@@ -210,7 +299,7 @@ def run() -> dict[str, Any]:
             while len(workers) < count_workers:
                 workers.append(_worker(url, len(workers)))
             names = [_worker_name(index) for index in range(count_workers)]
-            for game, variant, count in CASES:
+            for game, variant, count in CASES if "records" in PARTS else []:
                 key = game if count_workers == 1 else f"{game}_two_workers"
                 figures[key] = _measure(_setup_case(game, variant, count, organiser), organiser, real)
                 figures[key]["worker_processes"] = count_workers
@@ -219,6 +308,8 @@ def run() -> dict[str, Any]:
                 figures[key]["worker_records_per_second"] = round(worker_rate, 1)
                 figures[key]["api_posts_per_second_no_consumer"] = round(post_rate, 1)
                 figures[key]["vs_engine"] = round(worker_rate / figures[key]["engine_records_per_second"], 2)
+            if "import" in PARTS:
+                _import_figures(figures, organiser, real, count_workers)
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
         return figures
     finally:

@@ -648,11 +648,11 @@ def _zip_members(data: bytes) -> tuple[zipfile.ZipFile, list[zipfile.ZipInfo]]:
     return archive, members
 
 
-def _zip_entries(data: bytes) -> list[ImportEntry]:
+def _zip_entries(data: bytes, start: int = 0, stop: int | None = None) -> list[ImportEntry]:
     archive, members = _zip_members(data)
     limit = max_record_bytes()
     entries = []
-    for member in members:
+    for member in members[start:stop]:  # only the members asked for are unpacked
         name = member.filename[-255:]
         if member.file_size > limit:
             entries.append(ImportEntry(name, None, ErrorCode.RECORD_TOO_LARGE,
@@ -702,10 +702,11 @@ def _no_records() -> TournamentError:
     return TournamentError(ErrorCode.IMPORT_UNREADABLE, _("The file holds no records."))
 
 
-def import_entries(data: bytes) -> list[ImportEntry]:
-    """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked."""
-    entries = _zip_entries(data) if _is_zip(data) else _jsonl_entries(data)
-    if not entries:
+def import_entries(data: bytes, *, start: int = 0, stop: int | None = None) -> list[ImportEntry]:
+    """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked.
+    `start`, `stop`: the items `[start, stop)` only (a chunk of a batch; a ZIP unpacks only those)."""
+    entries = _zip_entries(data, start, stop) if _is_zip(data) else _jsonl_entries(data)[start:stop]
+    if not entries and start == 0:
         raise _no_records()
     return entries
 
@@ -803,44 +804,35 @@ def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | Non
         return record.pk if record is not None else None
 
 
-@translation.override("en")
 def import_batch_process(*, batch_id: int) -> ImportBatch:
-    """Process the items of a batch not processed yet, each in its own transaction, and verify each record.
+    """Process the chunks of a batch one after the other, here (`games.import_pipeline`; the task
+    `games.tasks.import_batch_process` spreads them over the workers instead): each item is stored once
+    with its record or its error, each record verified and its table settled, in file order.
 
     Safe to run again (a redelivered task after a killed worker): items already stored are skipped
     (unique (batch, index)), records still pending are verified; nothing is duplicated.
     """
-    batch = ImportBatch.objects.get(pk=batch_id)
-    if batch.status == ImportBatch.Status.DONE:
-        return batch
-    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
-    try:
-        entries = import_entries(bytes(batch.upload))
-    except TournamentError as err:
-        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
-        return ImportBatch.objects.get(pk=batch.pk)
-    done = set(ImportItem.objects.filter(batch=batch).values_list("index", flat=True))
-    for index, entry in enumerate(entries):
-        if index in done:
-            continue
-        record_id = _import_one(batch, index, entry)
-        if record_id is not None:
-            record_verify(record_id=record_id)
-    for record_id in GameRecord.objects.filter(batch=batch, status=GameRecord.Status.PENDING).values_list("pk", flat=True):
-        record_verify(record_id=record_id)
-    ImportBatch.objects.filter(pk=batch.pk).update(
-        status=ImportBatch.Status.DONE, upload=b"", processed=ImportItem.objects.filter(batch=batch).count()
-    )
-    return ImportBatch.objects.get(pk=batch.pk)
+    from games import import_pipeline
+
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch_id):
+        import_pipeline.import_chunk_process(batch_id=batch_id, start=start, stop=stop, in_order=False)
+    return ImportBatch.objects.get(pk=batch_id)
+
+
+STALLED_IMPORT_SECONDS = 3600
 
 
 def records_reconcile(*, older_than_seconds: int = 120) -> dict[str, list[int]]:
     """Enqueue again what a lost message left behind: records still pending and imports still queued
-    some time after they were created (both tasks are safe to run twice)."""
+    some time after they were created, or still running an hour after (both tasks are safe to run twice)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     records = list(GameRecord.objects.filter(status=GameRecord.Status.PENDING, created_at__lt=cutoff,
                                              batch__isnull=True).order_by("pk").values_list("pk", flat=True)[:1000])
-    batches = list(ImportBatch.objects.filter(status=ImportBatch.Status.QUEUED, created_at__lt=cutoff)
+    # A batch still running long after it began lost a chunk's message (the broker refused a publish):
+    # its task enqueues every chunk again, and the chunks skip what is done.
+    stalled = timezone.now() - timedelta(seconds=STALLED_IMPORT_SECONDS)
+    batches = list(ImportBatch.objects.filter(Q(status=ImportBatch.Status.QUEUED, created_at__lt=cutoff)
+                                              | Q(status=ImportBatch.Status.RUNNING, created_at__lt=stalled))
                    .order_by("pk").values_list("pk", flat=True)[:100])
     for record_id in records:
         _enqueue("record_verify", record_id)

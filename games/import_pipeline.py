@@ -1,0 +1,461 @@
+"""Bulk import, spread over the workers (docs/games.md, "Bulk import").
+
+The batch task (`import_batch_start`) cuts the items into chunks `[start, stop)` of
+`GAMES_IMPORT_CHUNK_ITEMS` and enqueues one task per chunk; any worker takes any chunk.
+A chunk (`import_chunk_process`):
+
+1. Parses its items outside any transaction (the costly part of storing, done by the workers in parallel).
+2. Stores them under one tournament lock, once every item before `start` is stored (else it answers
+   `WAITING` and its task is retried shortly): so the items are stored in file order, and a duplicate or
+   a table's second record is judged against the same earlier items as one by one. Every item not
+   stored yet becomes an `ImportItem` (unique (batch, index)) with its `GameRecord` (pending) or its
+   error; the checks and their order are those of `services._import_one` (parse, table, round
+   published, not a bye, game, players, duplicate); the tables, seats, players and duplicates the chunk
+   needs are read in a few queries, not per item.
+3. Replays its records still pending outside any transaction.
+4. Under one tournament lock, with the chunk's tables and rounds locked in one query, stores each verdict
+   (`RecordVerdict`, unique per record and engine version), applies it and settles its table in file
+   order (`results_report_from_records` for the plain reports, `services._settle` for the others); the
+   audit rows are written in one INSERT. It waits (`WAITING`) while an earlier record of one of its
+   tables (of any table in a rolling-round tournament, where a result can release another table) is
+   still pending: each table is settled by its records in file order, as one by one.
+
+Every step is safe to run twice or at the same time as another: stored items and verified records are
+skipped under the tournament lock. The chunk that finds every item stored and no record pending marks
+the batch done. `processed` counts the items whose record (if any) is verified.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import services
+from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
+from tournaments.errors import ErrorCode, TournamentError
+from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
+from tournaments.services.audit import audit_entry, audit_write
+from tournaments.services.locking import TableLocks, lock_tournament
+from tournaments.services.results_bulk import RecordReport, results_report_from_records
+from tournaments.services.tournaments import tournament_profile
+
+WAITING = "waiting"  # a chunk's answer when an earlier chunk must store or settle first
+POLL_SECONDS = 0.02
+
+
+def import_chunk_items() -> int:
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_ITEMS", 25)))
+
+
+def import_chunks(total: int) -> list[tuple[int, int]]:
+    """The chunks `[start, stop)` of a batch of `total` items, in file order."""
+    size = import_chunk_items()
+    return [(start, min(start + size, total)) for start in range(0, total, size)]
+
+
+
+
+# --- parse and store ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    index: int
+    entry: services.ImportEntry
+    parsed: services.ParsedRecord | None = None
+    table: Table | None = None
+    code: str = ""
+    message: str = ""
+
+    def refuse(self, err: TournamentError) -> None:
+        self.code, self.message = str(err.code), err.message
+
+
+def _tables_by_meta(tournament: Tournament, keys: set[tuple[int, int]]) -> dict[tuple[int, int], Table]:
+    if not keys:
+        return {}
+    tables = Table.objects.select_related("round").filter(
+        round__tournament=tournament, round__number__in={r for r, _t in keys}, number__in={t for _r, t in keys})
+    return {(table.round.number, table.number): table for table in tables}
+
+
+def _tables_by_players(tournament: Tournament, wanted: list[frozenset[int]]) -> dict[frozenset[int], int]:
+    """For each set of entrants, the published table seating exactly them, latest round first, then the
+    lowest table number (as `services.import_table`)."""
+    entrants = set().union(*wanted) if wanted else set()
+    if not entrants:
+        return {}
+    near = Seat.objects.filter(round__tournament=tournament, entrant_id__in=entrants).values("table_id")
+    seats = (Seat.objects.filter(table_id__in=near).exclude(round__status=Round.Status.DRAFT)
+             .values_list("table_id", "entrant_id", "round__number", "table__number"))
+    seated: dict[int, set[int]] = defaultdict(set)
+    order: dict[int, tuple[int, int]] = {}
+    for table_id, entrant_id, round_number, table_number in seats:
+        seated[table_id].add(entrant_id)
+        order[table_id] = (-round_number, table_number)
+    found: dict[frozenset[int], int] = {}
+    for table_id in sorted(seated, key=order.__getitem__):
+        found.setdefault(frozenset(seated[table_id]), table_id)
+    return found
+
+
+class _Members:
+    """The tournament's players, indexed by id and by folded name: `candidates` narrows the list that
+    `services._match_player` searches to the members it could match, so it answers the same, faster."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.by_id: dict[int, list[services._SeatedPlayer]] = defaultdict(list)
+        self.by_name: dict[str, list[services._SeatedPlayer]] = defaultdict(list)
+        for player_id, name, entrant_id in (EntrantMember.objects.filter(tournament=tournament)
+                                           .values_list("player_id", "player__name", "entrant_id")):
+            member = services._SeatedPlayer(player_id=player_id, name=name, entrant_id=entrant_id)
+            self.by_id[member.player_id].append(member)
+            self.by_name[member.name.strip().casefold()].append(member)
+
+    def candidates(self, name: str, pid: Any) -> list[services._SeatedPlayer]:
+        if pid is not None and not isinstance(pid, bool):
+            wanted = services._whole_number(pid, max_digits=18)
+            return self.by_id.get(wanted, []) if wanted is not None else []
+        return self.by_name.get(name.strip().casefold(), [])
+
+
+def _find_tables(tournament: Tournament, items: list[_Item]) -> None:
+    """Every parsed item's table (`services.import_table`, read for the whole chunk at once), or its error."""
+    by_meta: dict[int, tuple[int, int]] = {}
+    by_players: dict[int, frozenset[int]] = {}
+    members: _Members | None = None
+    for item in items:
+        if item.parsed is None:
+            continue
+        doc = item.parsed.doc
+        meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
+        round_no, table_no = services._meta_number(meta.get("round")), services._meta_number(meta.get("table"))
+        if round_no is not None and table_no is not None:
+            by_meta[item.index] = (round_no, table_no)
+            continue
+        if members is None:
+            members = _Members(tournament)
+        try:
+            by_players[item.index] = frozenset(
+                services._match_player(name, pid, i, members.candidates(name, pid), at_table=False).entrant_id
+                for i, (name, pid, _seats) in enumerate(services._record_players(doc))
+            )
+        except TournamentError as err:
+            item.refuse(err)
+            item.parsed = None
+    meta_tables = _tables_by_meta(tournament, set(by_meta.values()))
+    player_tables = _tables_by_players(tournament, list(by_players.values()))
+    fetched = {t.pk: t for t in Table.objects.select_related("round").filter(pk__in=set(player_tables.values()))}
+    for item in items:
+        if item.index in by_meta:
+            round_no, table_no = by_meta[item.index]
+            item.table = meta_tables.get((round_no, table_no))
+            if item.table is None:
+                item.refuse(TournamentError(
+                    ErrorCode.RECORD_TABLE_NOT_FOUND,
+                    _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
+                ))
+        elif item.index in by_players:
+            table_id = player_tables.get(by_players[item.index])
+            item.table = fetched.get(table_id) if table_id is not None else None
+            if item.table is None:
+                item.refuse(TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND,
+                                            _("No table seats exactly these players; give meta.round and meta.table.")))
+
+
+def _seated_by_table(table_ids: set[int]) -> dict[int, list[services.SeatedEntrant]]:
+    """Per table, its entrants in seat order with their players (`services._seated`), in one query."""
+    rows = (
+        Seat.objects.filter(table_id__in=table_ids).select_related("entrant")
+        .annotate(member_player_id=F("entrant__members__player_id"), member_name=F("entrant__members__player__name"),
+                  member_user_id=F("entrant__members__player__user_id"))
+        .order_by("table_id", "position", "entrant__members__id")
+    )
+    seats: dict[int, dict[int, tuple[Entrant, list[services._SeatedPlayer], set[int]]]] = defaultdict(dict)
+    for row in rows:
+        entrant, players, users = seats[row.table_id].setdefault(row.pk, (row.entrant, [], set()))
+        if row.member_player_id is not None:  # type: ignore[attr-defined]
+            players.append(services._SeatedPlayer(player_id=row.member_player_id,  # type: ignore[attr-defined]
+                                                  name=row.member_name, entrant_id=entrant.pk))  # type: ignore[attr-defined]
+            if row.member_user_id is not None:  # type: ignore[attr-defined]
+                users.add(row.member_user_id)  # type: ignore[attr-defined]
+    return {
+        table_id: [services.SeatedEntrant(entrant=e, players=tuple(p), user_ids=frozenset(u)) for e, p, u in by_seat.values()]
+        for table_id, by_seat in seats.items()
+    }
+
+
+def _check_record(tournament: Tournament, item: _Item, seated: list[services.SeatedEntrant],
+                  taken: set[tuple[int, str]]) -> list[int]:
+    """The checks of `services._create_record`, in its order; the record's seat entrants."""
+    assert item.table is not None and item.parsed is not None
+    if item.table.round.status == Round.Status.DRAFT:
+        raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
+    if item.table.is_bye:
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("A bye has no game to record."))
+    profile = tournament_profile(tournament)
+    services._check_game(item.parsed.doc, tournament, profile, len(seated))
+    seat_entrants = services.seat_entrants_for(item.parsed.doc, profile, seated)
+    if (item.table.pk, item.parsed.sha256) in taken:
+        raise TournamentError(ErrorCode.RECORD_DUPLICATE, _("This record was already submitted for this table."))
+    return seat_entrants
+
+
+def _parse(start: int, entries: list[services.ImportEntry]) -> list[_Item]:
+    """The chunk's items, each parsed or refused (`services.record_parse`); no query."""
+    items = [_Item(start + offset, entry) for offset, entry in enumerate(entries)]
+    for item in items:
+        if item.entry.data is None:
+            item.code, item.message = item.entry.error_code, item.entry.error_message
+            continue
+        try:
+            item.parsed = services.record_parse(item.entry.data)
+        except TournamentError as err:
+            item.refuse(err)
+    return items
+
+
+def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: bool) -> bool:
+    """Store the items not stored yet, with their records, under one tournament lock; False (nothing
+    done) while an item before `start` is not stored yet and `in_order`."""
+    stop = start + len(parsed)
+    with transaction.atomic():
+        tournament = lock_tournament(batch.tournament_id)
+        if in_order and start and ImportItem.objects.filter(batch=batch, index__lt=start).count() < start:
+            return False
+        stored = set(ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop)
+                     .values_list("index", flat=True))
+        items = [item for item in parsed if item.index not in stored]
+        if not items:
+            return True
+        _find_tables(tournament, items)
+        placed = [item for item in items if item.table is not None and item.parsed is not None]
+        table_ids = {item.table.pk for item in placed if item.table is not None}
+        seated = _seated_by_table(table_ids)
+        taken = set(GameRecord.objects.filter(table_id__in=table_ids,
+                                              sha256__in={item.parsed.sha256 for item in placed if item.parsed})
+                    .values_list("table_id", "sha256"))
+        actor = batch.created_by
+        records: dict[int, GameRecord] = {}
+        for item in placed:
+            assert item.table is not None and item.parsed is not None
+            try:
+                seat_entrants = _check_record(tournament, item, seated.get(item.table.pk, []), taken)
+            except TournamentError as err:
+                item.refuse(err)
+                continue
+            taken.add((item.table.pk, item.parsed.sha256))
+            variant = item.parsed.doc.get("variant", {})
+            records[item.index] = GameRecord(
+                tournament=tournament, table=item.table, submitted_by=actor, submitted_for=None,
+                source=GameRecord.Source.IMPORT, batch=batch, raw=item.parsed.text, sha256=item.parsed.sha256,
+                game=tournament.game, variant=variant if isinstance(variant, dict) else {},
+                seat_entrants=seat_entrants,
+            )
+        # One INSERT per record: a multi-row insert passes the texts (up to a megabyte each) as one array
+        # parameter (PostgreSQL's UNNEST), which the driver escapes character by character: slower.
+        GameRecord.objects.bulk_create(list(records.values()), batch_size=1)
+        audit_write([
+            audit_entry(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
+                        data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})
+            for record in records.values()
+        ])
+        ImportItem.objects.bulk_create([
+            ImportItem(batch=batch, index=item.index, name=item.entry.name, record=records.get(item.index),
+                       error_code=item.code, error_message=item.message[:500])
+            for item in items
+        ])
+        _count_processed(batch.pk)
+    return True
+
+
+def _count_processed(batch_id: int) -> None:
+    """`processed`: the items stored whose record, if any, is verified (in the caller's transaction)."""
+    items = ImportItem.objects.filter(batch_id=batch_id)
+    done = items.count() - items.filter(record__status=GameRecord.Status.PENDING).count()
+    ImportBatch.objects.filter(pk=batch_id).update(processed=done)
+
+
+# --- verify and settle -------------------------------------------------------------------------------
+
+
+def _rolling(batch: ImportBatch) -> bool:
+    return Tournament.objects.filter(pk=batch.tournament_id, rolling_rounds=True).exists()
+
+
+def _chunk_records(batch: ImportBatch, start: int, stop: int) -> list[int]:
+    return list(ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop, record__isnull=False)
+                .values_list("record_id", flat=True))
+
+
+def _earlier_pending(batch: ImportBatch, start: int, record_ids: list[int], rolling: bool) -> bool:
+    """Is a record of an item before `start` still pending, at one of these records' tables (any table
+    in a rolling-round tournament)?"""
+    earlier = ImportItem.objects.filter(batch=batch, index__lt=start, record__status=GameRecord.Status.PENDING)
+    if not rolling:
+        earlier = earlier.filter(record__table__in=GameRecord.objects.filter(pk__in=record_ids).values("table_id"))
+    return earlier.exists()
+
+
+def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> bool:
+    """Replay the chunk's records still pending, then store their verdicts and settle their tables under
+    one lock; False (nothing done) while an earlier record of one of their tables is pending and `in_order`."""
+    pending = list(GameRecord.objects.filter(
+        batch=batch, status=GameRecord.Status.PENDING,
+        pk__in=ImportItem.objects.filter(batch=batch, index__gte=start, index__lt=stop, record__isnull=False)
+        .values("record_id"),
+    ).values_list("pk", "raw", "game"))
+    if not pending:
+        return True
+    rolling = _rolling(batch)
+    if in_order and _earlier_pending(batch, start, [pk for pk, _raw, _game in pending], rolling):
+        return False  # (checked again under the lock below; this saves a replay that would wait)
+    checked: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]] = {}
+    for record_id, raw, game in pending:
+        verdict, final = services.verify_record_text(raw, file=f"record-{record_id}")
+        snapshot = final if verdict.valid and verdict.complete else None
+        checked[record_id] = (services.engine_version(game), verdict.to_json(), snapshot)
+    order = dict(ImportItem.objects.filter(batch=batch, record_id__in=checked).values_list("record_id", "index"))
+    with transaction.atomic():
+        tournament = lock_tournament(batch.tournament_id)
+        if in_order and _earlier_pending(batch, start, list(checked), rolling):
+            return False
+        profile = tournament_profile(tournament)
+        records = [
+            record for record in GameRecord.objects.select_for_update(of=("self",))
+            .select_related("submitted_for", "submitted_by").defer("raw").filter(pk__in=checked)
+            if record.status == GameRecord.Status.PENDING or record.engine_version != checked[record.pk][0]
+        ]
+        if not records:
+            return True
+        records.sort(key=lambda record: order.get(record.pk, 0))
+        # The rounds and tables of the chunk, locked in one query (after the tournament, as every writer).
+        tables = {table.pk: table for table in Table.objects.select_related("round")
+                  .select_for_update(of=("self", "round")).filter(pk__in={r.table_id for r in records})}
+        # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
+        RecordVerdict.objects.bulk_create(
+            [RecordVerdict(record=record, engine_version=checked[record.pk][0], verdict=checked[record.pk][1])
+             for record in records], ignore_conflicts=True)
+        previous = {record.pk: (record.status, record.error_code) for record in records}
+        for record in records:
+            version, verdict, snapshot = checked[record.pk]
+            record.table = tables[record.table_id]
+            services._apply_verdict(record, verdict, version, snapshot, profile)
+        audit: list[AuditLog] = []
+        _settle_records(tournament, [record for record in records if record.status == GameRecord.Status.VALID
+                                     and record.complete and record.settlement == GameRecord.Settlement.NONE], audit)
+        for record in records:
+            if previous[record.pk] != (record.status, record.error_code):
+                audit.append(audit_entry(
+                    action="game_record_verified", tournament=tournament, obj=record, actor=None,
+                    data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
+                          "engine_version": record.engine_version, "settlement": record.settlement}))
+        for record in records:  # (one UPDATE each: Django's bulk_update builds a CASE per field and row, slower)
+            record.save(update_fields=services.VERDICT_FIELDS)
+        audit_write(audit)
+        _count_processed(batch.pk)
+    return True
+
+
+def _settle_records(tournament: Tournament, records: list[GameRecord], audit: list[AuditLog]) -> None:
+    """Settle the tables of valid complete records (file order), as `services._settle` one by one would:
+    the plain reports at once (`results_report_from_records`), then the others one by one."""
+    def locks(record: GameRecord) -> TableLocks:
+        return TableLocks(tournament=tournament, round=record.table.round, table=record.table)
+
+    plain = [record for record in records if record.derived_table_result is not None]
+    outcomes = dict(zip((record.pk for record in plain), results_report_from_records(
+        tournament=tournament, audit=audit,
+        reports=[RecordReport(locked=locks(record), entrant=record.submitted_for, actor=record.submitted_by,
+                              note=f"From game record #{record.pk}", **record.derived_table_result)
+                 for record in plain],
+    ), strict=True))
+    for record in records:
+        outcome = outcomes.get(record.pk)
+        if isinstance(outcome, TournamentError):
+            record.settlement = GameRecord.Settlement.NONE
+            record.settlement_note = outcome.message[:500]
+        elif outcome is not None:
+            record.result = outcome.result
+            record.settlement = GameRecord.Settlement.SETTLED
+            record.settlement_note = "The result is reported; the opponents or an organiser confirm it."
+    for record in records:
+        if record.pk not in outcomes or outcomes[record.pk] is None:
+            services._settle(record, locks(record), audit)
+
+
+def _finish(batch_id: int) -> None:
+    """Mark the batch done once every item is stored and no record of it is pending (any chunk may be last)."""
+    batch = ImportBatch.objects.only("total", "status").get(pk=batch_id)
+    if batch.status != ImportBatch.Status.RUNNING:
+        return
+    stored = ImportItem.objects.filter(batch_id=batch_id).count()
+    if stored < batch.total or GameRecord.objects.filter(batch_id=batch_id, status=GameRecord.Status.PENDING).exists():
+        return
+    ImportBatch.objects.filter(pk=batch_id, status=ImportBatch.Status.RUNNING).update(
+        status=ImportBatch.Status.DONE, upload=b"", processed=stored)
+
+
+@translation.override("en")
+def import_batch_start(*, batch_id: int) -> list[tuple[int, int]]:
+    """Mark the batch running and return its chunks; none if it is done, or failed because its upload
+    cannot be read (it then says why)."""
+    batch = ImportBatch.objects.defer("upload").get(pk=batch_id)
+    if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
+        return []
+    ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
+    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    try:
+        total = services.import_size(bytes(upload))
+    except TournamentError as err:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
+        return []
+    return import_chunks(total)
+
+
+def _stored_before(batch: ImportBatch, start: int) -> bool:
+    return not start or ImportItem.objects.filter(batch=batch, index__lt=start).count() >= start
+
+
+def _poll(ready: Callable[[], bool], deadline: float) -> bool:
+    """Wait (without any lock) until `ready()`, at most until `deadline` (time.monotonic())."""
+    while not ready():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL_SECONDS)
+    return True
+
+
+@translation.override("en")
+def import_chunk_process(*, batch_id: int, start: int, stop: int, in_order: bool = True,
+                         wait_seconds: float = 0.0) -> str:
+    """Store, verify and settle the items `[start, stop)` of a batch: the batch's status after it, or
+    `WAITING` when an earlier chunk must store or settle first and did not within `wait_seconds` (the
+    earlier chunk runs on another worker; try again later). `in_order=False` never waits (chunks run one
+    after the other, or one that waited too long). Safe to run twice or beside the batch's other chunks."""
+    batch = ImportBatch.objects.defer("upload").select_related("created_by").get(pk=batch_id)
+    if batch.status != ImportBatch.Status.RUNNING:
+        return str(batch.status)
+    deadline = time.monotonic() + wait_seconds
+    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    if not upload:  # another chunk finished the batch meanwhile (its upload is emptied when done)
+        return str(ImportBatch.objects.filter(pk=batch.pk).values_list("status", flat=True).get())
+    items = _parse(start, services.import_entries(bytes(upload), start=start, stop=stop))
+    while not _store(batch, start, items, in_order=in_order):
+        if not _poll(lambda: _stored_before(batch, start), deadline):
+            return WAITING
+    while not _verify(batch, start, stop, in_order=in_order):
+        if not _poll(lambda: not _earlier_pending(batch, start, _chunk_records(batch, start, stop),
+                                                  _rolling(batch)), deadline):
+            return WAITING
+    _finish(batch.pk)
+    return str(ImportBatch.objects.filter(pk=batch.pk).values_list("status", flat=True).get())

@@ -1,0 +1,161 @@
+"""Bulk import in chunks (games.import_pipeline): the same items, records, verdicts, results and audit as
+one by one, whatever the order the chunks run in and however often each runs."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games import import_pipeline, services, tasks
+from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
+from tests.games.conftest import random_record, relabel
+from tests.games.test_api_submit import mutate_forged_result
+from tests.tournaments.conftest import make_tournament, published_round
+from tournaments.models import AuditLog, Result, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def season(round_: Any) -> str:
+    """Ten items over four chunks of three: duplicates within and across chunks, an unreadable line, an
+    invalid record, a missing table, a table's second record (same result) and a third (another result)."""
+    tables = list(round_.tables.order_by("number"))
+    good = [relabel(random_record("taki", {"seats": 3}, seed=table.number), table) for table in tables]
+    meta = {"round": round_.number, "table": 1}
+    other = relabel(random_record("taki", {"seats": 3}, seed=99), tables[0])
+    lines = [
+        {**good[0], "meta": meta},                                   # 0 table 1, settles it
+        good[1],                                                     # 1 table 2, found by its players
+        good[1],                                                     # 2 duplicate of 1 (same chunk)
+        {**good[0], "meta": meta},                                   # 3 duplicate of 0 (next chunk)
+        "not json",                                                  # 4
+        mutate_forged_result(good[2]),                               # 5 stored, invalid
+        {**good[1], "meta": {**meta, "table": 2, "notes": "copy"}},  # 6 table 2 again: same result
+        {**good[2], "meta": {"round": 9, "table": 9}},               # 7 no such table
+        good[2],                                                     # 8 table 3, settles it
+        {**other, "meta": {**meta, "notes": "other game"}},          # 9 table 1 again: another result
+    ]
+    return "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines)
+
+
+def new_batch(organiser: Any, name: str) -> tuple[Tournament, ImportBatch]:
+    tournament = make_tournament(organiser, game="taki", variant={"seats": 3}, entrants=9, name=name)
+    round_ = published_round(organiser, tournament)
+    batch = services.records_import(tournament=tournament, actor=organiser, filename="season.jsonl",
+                                    data=season(round_).encode())
+    return tournament, batch
+
+
+def state(tournament: Tournament) -> dict[str, Any]:
+    """Everything an import leaves behind, with database ids replaced by item indexes and table numbers."""
+    index_of = dict(ImportItem.objects.filter(batch__tournament=tournament).values_list("record_id", "index"))
+
+    def note(text: str) -> str:
+        return re.sub(r"#(\d+)", lambda m: f"item {index_of.get(int(m.group(1)))}", text)
+
+    items = [
+        (item.index, item.name, item.error_code, item.error_message,
+         item.record.status if item.record else None, item.record.error_code if item.record else None,
+         item.record.settlement if item.record else None, item.record.settlement_note if item.record else None,
+         item.record.derived_table_result is not None if item.record else None,
+         item.record.verdicts.count() if item.record else None,
+         index_of.get(item.record.result.game_records.order_by("pk").first().pk)
+         if item.record and item.record.result else None)
+        for item in ImportItem.objects.filter(batch__tournament=tournament).select_related("record__result")
+        .order_by("index")
+    ]
+    results = sorted(
+        (result.table.number, result.kind, result.state, note(result.note),
+         sorted((s.entrant.name, s.score, s.placing, s.is_winner) for s in result.scores.all()))
+        for result in Result.objects.filter(table__round__tournament=tournament, table__is_bye=False)
+        .select_related("table").prefetch_related("scores__entrant")
+    )
+    audit = Counter(
+        (row.action, row.object_type, json.dumps({k: v for k, v in row.data.items() if k not in ("table", "sha256")},
+                                                 sort_keys=True, default=str) if row.object_type == "gamerecord" else "")
+        for row in AuditLog.objects.filter(tournament=tournament)
+        if row.action not in ("tournament_created", "entrant_registered", "round_generated", "round_published")
+    )
+    return {"items": items, "results": results, "audit": audit}
+
+
+def one_by_one(batch: ImportBatch) -> None:
+    """The import as it was before chunks: each item stored in its own transaction, then verified."""
+    for index, entry in enumerate(services.import_entries(bytes(batch.upload))):
+        record_id = services._import_one(batch, index, entry)
+        if record_id is not None:
+            services.record_verify(record_id=record_id)
+
+
+def test_chunks_in_any_order_and_twice_end_as_one_by_one(organiser: Any, settings: Any) -> None:
+    settings.GAMES_IMPORT_CHUNK_ITEMS = 3
+    reference, plain = new_batch(organiser, "One by one")
+    one_by_one(plain)
+    expected = state(reference)
+    assert [item[2] or item[4] for item in expected["items"]] == [
+        "valid", "valid", "record_duplicate", "record_duplicate", "record_unreadable", "invalid", "valid",
+        "record_table_not_found", "valid", "valid",
+    ]
+    assert [item[6] for item in expected["items"] if item[4] == "valid"] == [
+        "settled", "settled", "unchanged", "settled", "conflict"]
+
+    tournament, batch = new_batch(organiser, "Chunked")
+    chunks = import_pipeline.import_batch_start(batch_id=batch.pk)
+    assert chunks == [(0, 3), (3, 6), (6, 9), (9, 10)]
+
+    def run(chunk: tuple[int, int]) -> str:
+        return import_pipeline.import_chunk_process(batch_id=batch.pk, start=chunk[0], stop=chunk[1])
+
+    # A chunk taken before the one ahead of it has stored its items stores nothing and waits its turn.
+    assert run(chunks[1]) == import_pipeline.WAITING
+    assert not ImportItem.objects.filter(batch=batch).exists()
+    # A worker killed after storing the first chunk: the items are there, their records pending.
+    first = import_pipeline._parse(0, services.import_entries(bytes(batch.upload), start=0, stop=3))
+    assert import_pipeline._store(batch, 0, first, in_order=True)
+    assert ImportBatch.objects.get(pk=batch.pk).processed == 1  # the duplicate; the two records are pending
+    # The second chunk's only record (table 3) has no earlier record pending: it is verified at once.
+    assert run(chunks[1]) == "running"
+    # The third stores its items, then waits: table 2's first record (item 1) is still pending.
+    assert run(chunks[2]) == import_pipeline.WAITING
+    assert GameRecord.objects.filter(batch=batch, status="pending").count() == 4
+    for chunk in [chunks[0], chunks[0], chunks[3], chunks[2], chunks[1], chunks[2], chunks[3]]:
+        run(chunk)  # each chunk again, in another order
+    batch.refresh_from_db()
+    assert (batch.status, batch.processed, batch.total, batch.upload) == ("done", 10, 10, b"")
+    assert state(tournament) == expected
+    assert RecordVerdict.objects.filter(record__batch=batch).count() == 6
+    # Redelivered once more after the end: nothing changes.
+    assert [run(chunk) for chunk in chunks] == ["done"] * 4
+    assert state(tournament) == expected
+
+
+def test_the_batch_task_enqueues_one_task_per_chunk(organiser: Any, settings: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.GAMES_IMPORT_CHUNK_ITEMS = 4
+    reference, plain = new_batch(organiser, "One by one")
+    one_by_one(plain)
+    tournament, batch = new_batch(organiser, "Task")
+    enqueued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(tasks.import_chunk_process, "delay", lambda *args: enqueued.append(args))
+    assert tasks.import_batch_process(batch.pk) == "3 chunks"
+    assert enqueued == [(batch.pk, 0, 4), (batch.pk, 4, 8), (batch.pk, 8, 10)]
+    assert ImportBatch.objects.get(pk=batch.pk).status == "running"
+    monkeypatch.undo()
+    for args in reversed(enqueued):  # eagerly (as in tests): a chunk never waits, and the end state is the same
+        tasks.import_chunk_process.delay(*args)
+    assert ImportBatch.objects.get(pk=batch.pk).status == "done"
+    assert [item[2] or item[4] for item in state(tournament)["items"]] == [
+        item[2] or item[4] for item in state(reference)["items"]]
+
+
+def test_an_unreadable_upload_fails_the_batch_without_chunks(organiser: Any) -> None:
+    tournament = make_tournament(organiser, game="taki", variant={"seats": 3}, entrants=3, name="Broken")
+    batch = ImportBatch.objects.create(tournament=tournament, created_by=organiser, filename="x.zip", total=1,
+                                       upload=b"PK\x03\x04 broken archive")
+    assert import_pipeline.import_batch_start(batch_id=batch.pk) == []
+    batch.refresh_from_db()
+    assert batch.status == "failed" and batch.error_message.startswith("The ZIP file cannot be read")
