@@ -1,0 +1,151 @@
+"""TAC rules that mutation testing of rules/tac/state.py found unpinned (issue 18, docs/testing.md):
+each test states the rule, with the record or position worked out by hand.
+
+Rule texts (spec `game-records.md`, section 4 TAC and section 3):
+- Engel: "For the seat B on the player's left …: `enter` if B's prefield is not empty, otherwise `moves` one
+  of B's marbles 1 or 13 forward."
+- `then`: "The follow-up to a Narr or Teufel." (action keys); only those two cards take it.
+- "A TAC card may also carry `as`, the borrowed function (optional, checked)."
+- 8: "The skipped seat must `discard` any card or play `tac`"; "After a skip, the skipped seat's `tac` undoes
+  the skip and uses the 8."
+- End of game: "If the next seat can answer the winning action with a legal `tac`, that is its only legal
+  action … Otherwise the game is over."
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rules.core.errors import ErrorCode, RecordError
+from rules.core.replay import verify_document
+from rules.tac.actions import DISCARD, MOVES, SKIP, Play
+from rules.tac.game import parse_variant
+from rules.tac.snapshot import snapshot
+from rules.tac.state import Entry, TacState
+
+T = "/deals/0/turns/"
+
+
+def record(marbles: list[list[Any]], hands: list[list[str]], turns: list[dict[str, Any]], *,
+           master: bool = False) -> dict[str, Any]:
+    doc: dict[str, Any] = {"format": "game-record/1", "game": "tac"}
+    if master:
+        doc["variant"] = {"master": True}
+    doc["players"] = [{"name": f"P{s}", "seats": [s]} for s in range(4)]
+    doc["setup"] = {"marbles": marbles, "hands": hands, "dealer": 3}
+    doc["deals"] = [{"turns": turns}]
+    return doc
+
+
+def verdict(doc: dict[str, Any]) -> Any:
+    return verify_document(json.loads(json.dumps(doc)), file="t")
+
+
+def error_of(doc: dict[str, Any]) -> tuple[ErrorCode, str, str]:
+    result = verdict(doc)
+    assert not result.valid
+    return result.error.code, result.error.path, result.error.message
+
+
+# ---------------------------------------------------------------- the Engel acts on the left neighbour's marbles
+def engel(moves: list[list[int]]) -> dict[str, Any]:
+    # seat 1 (seat 0's left neighbour) has all four marbles on the ring, so the Engel must move one of them
+    return record([[10], [20, 40, 45, 50], [], []], [["engel"], ["9"], ["9"], ["9"]],
+                  [{"seat": 0, "card": "engel", "moves": moves}], master=True)
+
+
+def test_the_engel_moves_a_marble_of_the_left_neighbour_not_the_players_own() -> None:
+    assert error_of(engel([[10, 11]])) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/moves/0", "The Engel moves a marble of colour 1; 10 holds none.")
+    # seat 1's marble on 20 goes 1 (to 21) or 13 (to 33: 21..32 are free) forward
+    assert verdict(engel([[20, 21]])).valid
+    assert verdict(engel([[20, 33]])).valid
+
+
+# ---------------------------------------------------------------- `then` belongs to the Narr and the Teufel
+def test_only_the_narr_and_the_teufel_take_a_then() -> None:
+    doc = record([[10], [], [], []], [["5", "9"], ["9"], ["9"], ["9"]],
+                 [{"seat": 0, "card": "5", "then": {"card": "9", "moves": [[10, 19]]}}])
+    assert error_of(doc) == (ErrorCode.ILLEGAL_MOVE, T + "0/then", "Only the Narr and the Teufel take `then`, not 5.")
+
+
+# ---------------------------------------------------------------- every play a TAC offers names what it borrows
+FUNCTIONS = ["1", "13", "2", "3", "4", "5", "6", "7", "8", "9", "10", "12", "trickser", "krieger", "engel", "narr",
+             "teufel"]
+
+
+def after_discard_of(fn: str) -> TacState:
+    """Seat 0 to move with a TAC after seat 3 discarded `fn` (the TAC borrows `fn`, restores nothing).
+
+    Colour 0 has marbles on 10 and 44 and two in its prefield (it can enter, move every distance, swap,
+    strike, skip);
+    colour 1 has all four on the ring (the Engel moves one of them); the other seats hold cards.
+    """
+    state = TacState(parse_variant({"master": True}))
+    state.start_deal([["tac", "9"], ["9", "5"], ["9", "5"], ["9"]], dealer=3)
+    for field, colour in ((10, 0), (44, 0), (30, 1), (33, 1), (36, 1), (39, 1), (40, 2), (60, 3)):
+        state.board[field] = colour
+    state.pre = [2, 0, 3, 3]
+    state.history.append(Entry(None, fn, True))
+    return state
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS)
+def test_every_play_the_tac_offers_names_the_function_it_borrows(fn: str) -> None:
+    state = after_discard_of(fn)
+    plays = state.tac_plays(0, False)
+    assert plays, fn
+    assert {(play.card, play.as_) for play in plays} == {("tac", fn)}
+    assert {(play.card, play.as_) for play in state.legal_actions() if play.card == "tac"} == {("tac", fn)}
+
+
+# ---------------------------------------------------------------- the skipped seat: any discard, or its TAC as the 8
+def test_the_skipped_seat_is_offered_every_use_of_its_tac() -> None:
+    state = TacState(parse_variant({}))
+    state.start_deal([["8"], ["tac", "9"], ["9"], ["9"]], dealer=3)
+    state.board[10], state.board[30] = 0, 1
+    state.pre[0], state.pre[1] = 3, 3
+    state.apply(Play("8", SKIP))
+    # the TAC undoes the skip and uses the 8 for seat 1: its marble on 30 goes 8 forward to 38 (31..37 free),
+    # or seat 1 skips seat 2 (it has a ring marble, and seat 2 still holds a card); no home is in reach
+    expected = {
+        ("9", DISCARD, (), None), ("tac", DISCARD, (), None),
+        ("tac", MOVES, ((30, 38),), "8"), ("tac", SKIP, (), "8"),
+    }
+    assert {(a.card, a.kind, a.moves, a.as_) for a in state.legal_actions()} == expected
+
+
+# ---------------------------------------------------------------- the trace names the skipped seat, or none
+def test_the_trace_snapshot_names_the_seat_skipped_by_the_8_until_it_has_played() -> None:
+    state = TacState(parse_variant({}))
+    state.start_deal([["8", "5"], ["9", "9"], ["9", "9"], ["9", "9"]], dealer=3)
+    state.board[10], state.board[30] = 0, 1
+    state.pre[0], state.pre[1] = 3, 3
+    assert snapshot(state)["skipped"] is None
+    state.apply(Play("8", SKIP))
+    assert snapshot(state)["skipped"] == 1
+    state.apply(Play("9", DISCARD))  # seat 1, skipped, discards
+    assert snapshot(state)["skipped"] is None
+    state.apply(Play("9", DISCARD))  # seat 2 has no marble: its 9 has no use
+    assert snapshot(state)["skipped"] is None
+
+
+# ---------------------------------------------------------------- nothing is played after the end
+def test_no_action_is_applied_after_the_game_is_over() -> None:
+    state = TacState(parse_variant({}))
+    state.start_deal([["2"], ["9"], ["9"], ["9"]], dealer=3)
+    # colour 0: H0:2-4 and field 63; colour 2 all home. The 2 takes 63 over the start field 0 into H0:1.
+    for field in (65, 66, 67, 63, 72, 73, 74, 75):
+        state.board[field] = 0 if field < 72 else 2
+    state.board[30] = 1
+    state.pre = [0, 3, 0, 4]
+    state.apply(Play("2", MOVES, moves=((63, 64),)))
+    # team {0, 2} is home; seat 1 holds no TAC to answer with, so the game is over
+    assert state.is_terminal() and state.outcome() == {"winners": [0, 2]}
+    with pytest.raises(RecordError) as raised:
+        state.apply(Play("9", DISCARD))
+    assert (raised.value.code, raised.value.path, raised.value.message) == (
+        ErrorCode.GAME_ALREADY_OVER, "", "The game is already over.")
