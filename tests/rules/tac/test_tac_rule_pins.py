@@ -149,3 +149,32 @@ def test_no_action_is_applied_after_the_game_is_over() -> None:
         state.apply(Play("9", DISCARD))
     assert (raised.value.code, raised.value.path, raised.value.message) == (
         ErrorCode.GAME_ALREADY_OVER, "", "The game is already over.")
+
+
+# ---------------------------------------------------------------- a 7's home segment stays in the own home and moves
+def seven_from_home(*segments: list[Any]) -> dict[str, Any]:
+    # colour 0: H0:1 (not locked: H0:2-4 are empty) and field 30
+    return record([["H0:1", 30], [], [], []], [["7"], ["9"], ["9"], ["9"]],
+                  [{"seat": 0, "card": "7", "moves": [list(s) for s in segments]}])
+
+
+def test_a_seven_moves_a_home_marble_only_within_its_own_home() -> None:
+    # "Home marbles cannot be … moved out"; "Home segments may go either way": H0:1 -> H1:1 leaves the home
+    assert error_of(seven_from_home(["H0:1", "H1:1"], [30, 33])) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/moves/0", "No path of the 7 leads from H0:1 to H1:1.")
+    # a segment from a field to itself moves nothing: it is no path either
+    assert error_of(seven_from_home(["H0:1", "H0:1"], [30, 37])) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/moves/0", "No path of the 7 leads from H0:1 to H0:1.")
+    # 3 steps H0:1 -> H0:4 inside the home and 4 on the ring make the 7
+    assert verdict(seven_from_home(["H0:1", "H0:4"], [30, 34])).valid
+
+
+# ---------------------------------------------------------------- a deal ends when every hand is empty
+def test_no_turn_follows_the_last_card_of_a_deal() -> None:
+    # nobody has a marble out: each 9 has no use and is discarded; then the deal's four cards are gone
+    turns = [{"seat": s, "card": "9", "discard": True} for s in range(4)]
+    hands = [["9"], ["9"], ["9"], ["9"]]
+    assert verdict(record([[], [], [], []], hands, turns)).valid
+    extra = turns + [{"seat": 0, "card": "9", "discard": True}]
+    assert error_of(record([[], [], [], []], hands, extra)) == (
+        ErrorCode.WRONG_SEAT, T + "4", "Every hand of this deal is empty.")
