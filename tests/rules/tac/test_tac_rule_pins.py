@@ -178,3 +178,83 @@ def test_no_turn_follows_the_last_card_of_a_deal() -> None:
     extra = turns + [{"seat": 0, "card": "9", "discard": True}]
     assert error_of(record([[], [], [], []], hands, extra)) == (
         ErrorCode.WRONG_SEAT, T + "4", "Every hand of this deal is empty.")
+
+
+# ---------------------------------------------------------------- the 7 enters the own home only
+def test_a_seven_does_not_run_on_past_the_own_home_into_the_next_one() -> None:
+    # colour 0's home is H0:1-4 (64-67); the next cell, 68, is seat 1's H1:1: 62 -> 63 -> 0 -> H0:1..H0:4 is 6
+    # steps, one more would leave the home at its deep end
+    doc = record([[62, 30], [], [], []], [["7"], ["9"], ["9"], ["9"]],
+                 [{"seat": 0, "card": "7", "moves": [[62, "H1:1"]]}])
+    assert error_of(doc) == (ErrorCode.ILLEGAL_MOVE, T + "0/moves/0", "No path of the 7 leads from 62 to H1:1.")
+    doc["deals"][0]["turns"][0]["moves"] = [[62, "H0:4"], [30, 31]]
+    assert verdict(doc).valid
+
+
+# ---------------------------------------------------------------- entering: the Engel, and coop's named colour
+def test_the_engel_enters_only_from_a_prefield_that_holds_a_marble() -> None:
+    # seat 1, the left neighbour, has all four marbles on the ring: nothing to bring in
+    doc = record([[10], [20, 40, 45, 50], [], []], [["engel"], ["9"], ["9"], ["9"]],
+                 [{"seat": 0, "card": "engel", "enter": True}], master=True)
+    assert error_of(doc) == (ErrorCode.ILLEGAL_MOVE, T + "0", "The Engel has no prefield marble to bring in.")
+
+
+def test_in_coop_a_pair_at_home_names_the_colour_it_brings_in() -> None:
+    # seats 0 and 2 have all 8 marbles home: seat 0 may bring in colour 1 (3 in its prefield) or 3 (4)
+    home = [["H0:1", "H0:2", "H0:3", "H0:4"], [20], ["H2:1", "H2:2", "H2:3", "H2:4"], []]
+    doc = record(home, [["1"], ["9"], ["9"], ["9"]], [{"seat": 0, "card": "1", "enter": True}])
+    doc["variant"] = {"mode": "coop"}
+    assert error_of(doc) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/enter", "Seat 0 may bring in colours 1, 3: `enter` must name one.")
+    doc["deals"][0]["turns"][0]["enter"] = 3
+    assert verdict(doc).valid
+
+
+# ---------------------------------------------------------------- random play: a 7 is one random split
+def test_random_play_draws_one_seven_split_also_through_a_tac() -> None:
+    """`gen` with an rng: "a 7 yields one random split instead of all of them (random play)"."""
+    import random
+
+    state = TacState(parse_variant({}))
+    state.start_deal([["7", "tac"], ["9"], ["9"], ["7"]], dealer=2)
+    for field, colour in ((10, 0), (20, 0), (30, 0), (50, 3)):
+        state.board[field] = colour
+    state.pre = [1, 4, 4, 3]
+    state.apply(Play("7", MOVES, moves=((50, 57),)))  # seat 3: a played 7 (the TAC restores before it)
+    played = state.clone()
+    discarded = state.clone()
+    discarded.history[-1] = Entry(None, "7", True)  # as if seat 3 had discarded its 7: nothing restored
+    splits = 0
+    for seed in range(40):
+        for position, card in ((played, "7"), (played, "tac"), (discarded, "tac")):
+            plays = position.card_plays(0, card, False, random.Random(seed))
+            assert len(plays) == 1, (seed, card)
+            trial = position.clone()
+            trial.apply(plays[0])  # a legal play
+            splits += len(plays[0].moves) > 1
+    assert splits  # some draws went through the split search, not only the single 7-field moves
+
+
+# ---------------------------------------------------------------- the state protocol refuses an unknown action
+def test_apply_refuses_an_action_kind_the_rules_do_not_know() -> None:
+    state = TacState(parse_variant({}))
+    state.start_deal([["5"], ["9"], ["9"], ["9"]], dealer=3)
+    state.board[10] = 0
+    state.pre[0] = 3
+    with pytest.raises(RecordError) as raised:
+        state.apply(Play("5", "hop"))
+    assert (raised.value.code, raised.value.path, raised.value.message) == (
+        ErrorCode.ILLEGAL_MOVE, "", "Unexpected action hop.")
+
+
+# ---------------------------------------------------------------- the trace marks locked home marbles
+def test_the_trace_marks_home_marbles_locked_when_every_deeper_slot_is_occupied() -> None:
+    # "Locked: all deeper slots of the home are occupied": a full home is locked down to H:1; H1:1 is not
+    # locked while H1:2 is empty, H1:3 and H1:4 are
+    state = TacState(parse_variant({}))
+    for field in (64, 65, 66, 67):
+        state.board[field] = 0
+    for field in (68, 70, 71):
+        state.board[field] = 1
+    state.pre = [0, 1, 4, 4]
+    assert snapshot(state)["locked"] == ["H0:1", "H0:2", "H0:3", "H0:4", "H1:3", "H1:4"]
