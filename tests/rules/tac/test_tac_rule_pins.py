@@ -270,3 +270,86 @@ def test_the_trace_marks_home_marbles_locked_when_every_deeper_slot_is_occupied(
         state.board[field] = 1
     state.pre = [0, 1, 4, 4]
     assert snapshot(state)["locked"] == ["H0:1", "H0:2", "H0:3", "H0:4", "H1:3", "H1:4"]
+
+
+# ---------------------------------------------------------------- wrong actions for a card
+def test_the_narr_is_played_with_then_and_the_trickser_does_not_move() -> None:
+    hands = [["narr", "trickser", "5"], ["9"], ["9"], ["9"]]
+    narr = record([[10], [], [], []], hands, [{"seat": 0, "card": "narr", "moves": [[10, 11]]}], master=True)
+    assert error_of(narr) == (ErrorCode.ILLEGAL_MOVE, T + "0", "The narr is played with `then`.")
+    trickser = record([[10], [], [], []], hands, [{"seat": 0, "card": "trickser", "moves": [[10, 11]]}], master=True)
+    assert error_of(trickser) == (ErrorCode.ILLEGAL_MOVE, T + "0/moves/0", "trickser does not move a marble.")
+
+
+def test_a_card_not_in_the_hand_is_refused_at_the_card() -> None:
+    doc = record([[10], [], [], []], [["9"], ["9"], ["9"], ["9"]], [{"seat": 0, "card": "5", "moves": [[10, 15]]}])
+    assert error_of(doc) == (ErrorCode.CARD_NOT_IN_HAND, T + "0/card", "Seat 0 does not hold 5.")
+
+
+def test_only_a_discarded_tac_may_name_its_function() -> None:
+    # "a discarded `tac`: the function of the entry before it": seat 1's TAC carries the 9 seat 0 discarded
+    # (no marble is out, so neither card has a use); a plain card borrows nothing, not even itself
+    hands = [["9"], ["tac"], ["9"], ["9"]]
+    discard_9 = {"seat": 0, "card": "9", "discard": True}
+    assert verdict(record([[], [], [], []], hands, [discard_9, {"seat": 1, "card": "tac", "discard": True, "as": "9"}])).valid
+    assert error_of(record([[], [], [], []], hands, [discard_9, {"seat": 1, "card": "tac", "discard": True, "as": "5"}])) == (
+        ErrorCode.ILLEGAL_MOVE, T + "1/as", "A discarded card borrows no function.")
+    assert error_of(record([[], [], [], []], hands, [{**discard_9, "as": "9"}])) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/as", "A discarded card borrows no function.")
+
+
+# ---------------------------------------------------------------- the 7: end positions listed once, the home's deep end
+def test_the_seven_is_listed_once_per_end_position() -> None:
+    # marbles on 10 and 30: a fields for the first, 7 - a for the second (a = 0..7): 8 end positions, and no
+    # home in reach (the start field 0 is 54 and 34 fields ahead)
+    state = TacState(parse_variant({}))
+    state.start_deal([["7"], ["9"], ["9"], ["9"]], dealer=3)
+    state.board[10] = state.board[30] = 0
+    state.pre[0] = 2
+    plays = state.legal_actions()
+    boards = set()
+    for play in plays:
+        trial = state.clone()
+        trial.apply(play)
+        boards.add(tuple(trial.board))
+    assert len(plays) == len(boards) == 8
+
+
+def test_a_whole_seven_reaches_the_deepest_home_slot() -> None:
+    # from 61: 62, 63, 0 (3 steps to the start field), then H0:1..H0:4 (4 more): H0:4 is field 67; or 7 on
+    # along the ring to field 4
+    state = TacState(parse_variant({}))
+    state.board[61] = 0
+    assert sorted(state.seven_targets(61, 0, 7, frozenset())) == [4, 67]
+
+
+# ---------------------------------------------------------------- the compulsory TAC: every answer listed
+def test_every_tac_answer_to_a_winning_move_is_listed() -> None:
+    state = TacState(parse_variant({}))
+    state.start_deal([["2"], ["tac", "9"], ["9"], ["9"]], dealer=3)
+    for field in (65, 66, 67, 63, 72, 73, 74, 75):
+        state.board[field] = 0 if field < 72 else 2
+    state.board[20] = state.board[30] = 1
+    state.pre = [0, 2, 0, 4]
+    state.apply(Play("2", MOVES, moves=((63, 64),)))  # team {0, 2} is home
+    # seat 1's TAC borrows the 2 on the position before it: 20 -> 22 or 30 -> 32; that is all it may do
+    assert state.must_tac and not state.over
+    assert {(a.card, a.moves, a.as_) for a in state.legal_actions()} == {
+        ("tac", ((20, 22),), "2"), ("tac", ((30, 32),), "2")}
+
+
+# ---------------------------------------------------------------- equal states: the history's snapshots count
+def test_states_differing_only_in_what_a_tac_would_restore_are_not_equal() -> None:
+    state = TacState(parse_variant({}))
+    state.start_deal([["tac"], ["9"], ["9"], ["5"]], dealer=2)
+    state.board[50] = 3
+    state.pre[3] = 3
+    state.apply(Play("5", MOVES, moves=((50, 55),)))
+    other = state.clone()
+    assert other == state
+    before = other.history[-1].snapshot
+    assert before is not None
+    moved = before[0][:]
+    moved[50], moved[45] = -1, 3  # a TAC would bring the marble back to 45 instead of 50
+    other.history[-1] = Entry((moved, before[1][:], before[2][:]), "5", False)
+    assert other != state
