@@ -68,6 +68,9 @@ def test_the_engel_moves_a_marble_of_the_left_neighbour_not_the_players_own() ->
     # seat 1's marble on 20 goes 1 (to 21) or 13 (to 33: 21..32 are free) forward
     assert verdict(engel([[20, 21]])).valid
     assert verdict(engel([[20, 33]])).valid
+    # 5 fields is neither 1 nor 13
+    assert error_of(engel([[20, 25]])) == (
+        ErrorCode.ILLEGAL_MOVE, T + "0/moves/0", "The Engel cannot move 20 to 25 by 1 or 13.")
 
 
 # ---------------------------------------------------------------- `then` belongs to the Narr and the Teufel
@@ -130,6 +133,8 @@ def test_the_trace_snapshot_names_the_seat_skipped_by_the_8_until_it_has_played(
     state.board[10], state.board[30] = 0, 1
     state.pre[0], state.pre[1] = 3, 3
     assert snapshot(state)["skipped"] is None
+    # before the first deal of a record without setup the trace shows the cycle's first deal
+    assert snapshot(TacState(parse_variant({})))["deal_in_cycle"] == 0
     state.apply(Play("8", SKIP))
     assert snapshot(state)["skipped"] == 1
     state.apply(Play("9", DISCARD))  # seat 1, skipped, discards
@@ -296,6 +301,15 @@ def test_only_a_discarded_tac_may_name_its_function() -> None:
         ErrorCode.ILLEGAL_MOVE, T + "1/as", "A discarded card borrows no function.")
     assert error_of(record([[], [], [], []], hands, [{**discard_9, "as": "9"}])) == (
         ErrorCode.ILLEGAL_MOVE, T + "0/as", "A discarded card borrows no function.")
+
+
+def test_a_tac_after_a_tac_discarded_first_in_the_deal_has_nothing_to_borrow() -> None:
+    # "A `tac` may not be the first card of a deal": seat 0 can only discard it, and that entry carries no
+    # function ("a discarded `tac`: the function of the entry before it", and there is none)
+    hands = [["tac"], ["tac", "5"], ["9"], ["9"]]
+    turns = [{"seat": 0, "card": "tac", "discard": True}, {"seat": 1, "card": "tac", "moves": [[20, 25]]}]
+    assert error_of(record([[], [20], [], []], hands, turns)) == (
+        ErrorCode.ILLEGAL_MOVE, T + "1", "There is no function before this TAC to borrow.")
 
 
 # ---------------------------------------------------------------- the 7: end positions listed once, the home's deep end
