@@ -72,7 +72,7 @@ def load_targets() -> dict[str, Target]:
 
 def prepare(target: Target) -> None:
     """A fresh work directory: links to the project and the module's mutmut settings."""
-    missing = [test for test in target.tests if not (ROOT / test).exists()]
+    missing = [test for test in target.tests if not (ROOT / test.split("::")[0]).exists()]
     if missing:
         raise SystemExit(f"{TARGETS}: [{target.name}] lists missing tests: {', '.join(missing)}")
     if target.work.exists():

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.cards.hidden import fork_hands, possible_cards
 from rules.tac.actions import DISCARD, THEN, Play
-from rules.tac.state import Entry, TacState
+from rules.tac.state import TacState
 
 Memo = dict[tuple[Any, ...], list[Play]]
 """Plays already found in one position (the Narr and the Teufel see the same board again)."""
@@ -54,7 +54,7 @@ def _card_plays(state: TacState, seat: int, card: str, memo: Memo) -> list[Play]
             return []
         prev = state.history[-1]
         if prev.fn in ("narr", "teufel"):
-            return _then_plays(state, seat, card, prev.fn, prev, memo)
+            return _then_plays(state, seat, card, prev.fn, memo)
         plays = state.tac_plays(seat, False)
         if prev.fn == "7" and plays:
             saved = state._snap()
@@ -68,7 +68,7 @@ def _card_plays(state: TacState, seat: int, card: str, memo: Memo) -> list[Play]
     if card in ("narr", "teufel"):
         if state.last_card(seat):
             return []
-        return _then_plays(state, seat, card, card, None, memo)
+        return _then_plays(state, seat, card, card, memo)
     plays = state.gen(seat, card, card, None, False)
     if card == "7":
         return _canonical_sevens(state, plays)
@@ -144,23 +144,13 @@ def turn_plays(state: TacState, seat: int, memo: Memo | None = None) -> list[Pla
     return out
 
 
-def _then_plays(state: TacState, seat: int, card: str, fn: str, prev: Entry | None, memo: Memo) -> list[Play]:
-    """The Narr's or Teufel's entries: the card played, with every follow-up the drawn hand allows."""
-    sim = state.clone()
-    sim.hands = fork_hands(state.hands)
-    sim.skipped = -1
+def _then_plays(state: TacState, seat: int, card: str, fn: str, memo: Memo) -> list[Play]:
+    """The Narr's or Teufel's entries: the card played, with every follow-up the drawn hand allows
+    (the position and the seat that plays on are the engine's: :meth:`TacState.then_position`)."""
+    sim, actor = state.then_position(seat, fn, card, fork_hands(state.hands))
+    if actor is None:
+        return []
+    sim.skipped = -1  # the follow-up is part of this turn: neither skipped nor a compulsory TAC answer
     sim.must_tac = False
-    sim.hands[seat].remove(card)
-    if prev is not None and not prev.discarded and prev.snapshot is not None:
-        sim._restore(prev.snapshot)
-    if fn == "narr":
-        sim.rotate_hands(seat)
-        actor = seat
-    else:
-        sim.history.append(Entry(sim._snap(), "teufel", False))
-        victim = sim.next_with_cards(seat)
-        if victim is None:
-            return []
-        actor = victim
     as_ = fn if card == "tac" else None
     return [Play(card, THEN, then=sub, as_=as_) for sub in turn_plays(sim, actor, memo)]

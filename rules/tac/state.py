@@ -572,9 +572,18 @@ class TacState:
         search(7)
         return results
 
-    def _gen_then(self, seat: int, fn: str, card: str, as_: str | None) -> list[Play]:
-        """Every Narr/Teufel play with its follow-up, found on a copy of the position."""
+    def then_position(
+        self, seat: int, fn: str, card: str, hands: list[list[str]]
+    ) -> tuple[TacState, int | None]:
+        """The position a Narr's or Teufel's follow-up is chosen in, and the seat that chooses it.
+
+        `seat` plays `card` (the Narr or Teufel, or a TAC borrowing `fn`, which first restores the position
+        before the previous entry); `hands` become the copy's hands (the caller's copies: the scoresheet's
+        may be hidden). The Narr passes the hands and its player goes on; the Teufel's entry is recorded
+        and the next seat with cards plays for itself (None if there is none).
+        """
         sim = self.clone()
+        sim.hands = hands
         sim.hands[seat].remove(card)
         if card == "tac":
             prev = sim.history[-1]
@@ -582,12 +591,14 @@ class TacState:
                 sim._restore(prev.snapshot)
         if fn == "narr":
             sim.rotate_hands(seat)
-            actor = seat
-        else:
-            sim.history.append(Entry(sim._snap(), "teufel", False))
-            nxt = sim.next_with_cards(seat)
-            assert nxt is not None
-            actor = nxt
+            return sim, seat
+        sim.history.append(Entry(sim._snap(), "teufel", False))
+        return sim, sim.next_with_cards(seat)
+
+    def _gen_then(self, seat: int, fn: str, card: str, as_: str | None) -> list[Play]:
+        """Every Narr/Teufel play with its follow-up, found on a copy of the position."""
+        sim, actor = self.then_position(seat, fn, card, [h[:] for h in self.hands])
+        assert actor is not None  # gen() lets the Narr and Teufel through only when another seat holds cards
         return [Play(card, THEN, then=sub, as_=as_) for sub in sim.turn_options(actor)]
 
     def card_plays(self, seat: int, card: str, first: bool, rng: random.Random | None = None) -> list[Play]:
