@@ -43,6 +43,7 @@ from games import services
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
+from tournaments.notifications import addresses_at_table
 from tournaments.services.audit import audit_entry, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.results_bulk import RecordReport, results_report_from_records
@@ -340,7 +341,8 @@ def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> boo
         records.sort(key=lambda record: order.get(record.pk, 0))
         # The rounds and tables of the chunk, locked in one query (after the tournament, as every writer).
         tables = {table.pk: table for table in Table.objects.select_related("round")
-                  .select_for_update(of=("self", "round")).filter(pk__in={r.table_id for r in records})}
+                  .select_for_update(of=("self", "round")).annotate(has_addresses=addresses_at_table())
+                  .filter(pk__in={r.table_id for r in records})}
         # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
         RecordVerdict.objects.bulk_create(
             [RecordVerdict(record=record, engine_version=checked[record.pk][0], verdict=checked[record.pk][1])
@@ -370,7 +372,8 @@ def _settle_records(tournament: Tournament, records: list[GameRecord], audit: li
     """Settle the tables of valid complete records (file order), as `services._settle` one by one would:
     the plain reports at once (`results_report_from_records`), then the others one by one."""
     def locks(record: GameRecord) -> TableLocks:
-        return TableLocks(tournament=tournament, round=record.table.round, table=record.table)
+        return TableLocks(tournament=tournament, round=record.table.round, table=record.table,
+                          has_addresses=getattr(record.table, "has_addresses", None))
 
     plain = [record for record in records if record.derived_table_result is not None]
     outcomes = dict(zip((record.pk for record in plain), results_report_from_records(

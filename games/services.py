@@ -35,6 +35,7 @@ from rules.core.verdict import Verdict
 from tournaments.api_parsers import _raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, EntrantMember, Result, Round, Seat, Table, Tournament
+from tournaments.notifications import addresses_at_table
 from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GAMES, GameProfile, ProfileError, profile_for
 from tournaments.services import result_report_from_record
@@ -557,7 +558,8 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
         # the order of these three cannot deadlock); the results service locks nothing again.
         record = (GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
                   .select_related("table__round", "submitted_for").defer("raw")
-                  .annotate(table_has_open_result=open_result_exists("table_id")).get(pk=record_id))
+                  .annotate(table_has_open_result=open_result_exists("table_id"),
+                            table_has_addresses=addresses_at_table("table_id")).get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:
             return record
         previous = record.status, record.error_code
@@ -569,7 +571,8 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
         audit: list[Any] = []
         if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
             locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table,
-                                has_open_result=record.table_has_open_result)  # type: ignore[attr-defined]
+                                has_open_result=record.table_has_open_result,  # type: ignore[attr-defined]
+                                has_addresses=record.table_has_addresses)  # type: ignore[attr-defined]
             _settle(record, locked, audit)
         record.save(update_fields=VERDICT_FIELDS)
         if previous != (record.status, record.error_code):

@@ -25,7 +25,8 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -48,20 +49,49 @@ class Recipient:
     entrant: Entrant
 
 
-def notify_on_commit(event: str, object_id: int) -> None:
-    """Enqueue the notification task once the current transaction commits."""
+def notify_on_commit(event: str, object_id: int, *, anyone: bool | None = None) -> None:
+    """Enqueue the notification task once the current transaction commits, if anybody concerned has an
+    address. `anyone`: whether an entrant concerned has an address, when the caller read it already
+    (`addresses_at_table`); False enqueues nothing, None looks it up at commit (one query)."""
     if event not in EVENTS:
         raise ValueError(f"Unknown notification event {event!r}.")
+    if anyone is False:
+        return
 
     def enqueue() -> None:
         from tournaments.tasks import notification_send
 
+        try:
+            if anyone is None and not anyone_to_tell(event, object_id):
+                return  # no address at the table (or in the round): no task, no broker round trip
+        except DatabaseError:  # cannot tell: the task decides
+            logger.warning("Could not look up the addresses of notification %s #%s", event, object_id)
         try:
             notification_send.delay(event, object_id)
         except Exception:  # the broker is down: notifications are best effort, results are not affected
             logger.exception("Could not enqueue notification %s #%s", event, object_id)
 
     transaction.on_commit(enqueue)
+
+
+def anyone_to_tell(event: str, object_id: int) -> bool:
+    """Whether an entrant concerned by the event has an address at all (its own or a player's), in one
+    query: most club tournaments collect none, and then a result costs no notification task (issue 14:
+    one per result was a third of a verified record's work in the worker). Opt-outs are left to the task."""
+    if event == "round_published":
+        concerned = Q(seats__table__round_id=object_id)
+    else:
+        concerned = Q(seats__table__results__id=object_id)
+    return Entrant.objects.filter(concerned).filter(_HAS_ADDRESS).exists()
+
+
+_HAS_ADDRESS = Q(email__gt="") | Q(members__player__email__gt="")
+
+
+def addresses_at_table(table_field: str = "pk") -> Exists:
+    """`EXISTS` (an entrant seated at the table named by `table_field` with an address), to annotate the
+    query that locks the table (`services.locking.TableLocks.has_addresses`, then `notify_on_commit`)."""
+    return Exists(Entrant.objects.filter(_HAS_ADDRESS, seats__table_id=OuterRef(table_field)))
 
 
 def normalise_address(address: str) -> str:

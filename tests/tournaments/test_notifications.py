@@ -183,3 +183,33 @@ def test_delivery_through_a_real_smtp_server(
     assert "text/plain" in kinds and "text/html" in kinds
     text = message.get_body(preferencelist=("plain",)).get_content()
     assert "/report/" in text and "/email/unsubscribe/" in text
+
+
+def test_no_task_is_enqueued_where_nobody_has_an_address(
+    organiser: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 14: a result at a table whose entrants gave no address costs no notification task (it was a
+    third of a verified record's work in the worker); an address of one player at the table is enough."""
+    from tournaments import tasks
+
+    queued: list[tuple[str, int]] = []
+    monkeypatch.setattr(tasks.notification_send, "delay", lambda event, pk: queued.append((event, pk)))
+    silent = tournament_create(actor=organiser, name="Silent Cup", game="tac", format="swiss", rounds_planned=2)
+    for i in range(4):
+        entrant_register(actor=organiser, tournament=silent, name=f"S{i}", player_names=[f"S{i}a", f"S{i}b"],
+                         player_emails=["", "s1b@example.test"] if i == 1 else ())
+    round_ = _publish(organiser, silent, django_capture_on_commit_callbacks)
+    assert queued == [("round_published", round_.pk)]  # one player of the round has an address
+    tables = list(round_.tables.filter(is_bye=False).order_by("number"))
+    quiet = next(t for t in tables if not t.seats.filter(entrant__name="S1").exists())
+    told = next(t for t in tables if t.seats.filter(entrant__name="S1").exists())
+    for table in (quiet, told):
+        home, away = [s.entrant for s in table.seats.order_by("position")]
+        with django_capture_on_commit_callbacks(execute=True):
+            result_report(table=table, token=home.report_token, scores={home.pk: 8, away.pk: 2})
+    told_result = told.results.get()
+    assert queued == [("round_published", round_.pk), ("result_reported", told_result.pk)]
+    first, second = [s.entrant_id for s in quiet.seats.order_by("position")]
+    with django_capture_on_commit_callbacks(execute=True):
+        result_override(actor=organiser, table=quiet, scores={first: 8, second: 3})
+    assert len(queued) == 2  # nobody at the quiet table to tell of the override either

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Round, Table, Tournament
+from tournaments.notifications import addresses_at_table
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -68,6 +69,7 @@ class TableLocks:
     round: Round
     table: Table
     has_open_result: bool | None = None
+    has_addresses: bool | None = None  # an entrant at the table has an e-mail address (notifications)
 
 
 def open_result_exists(table_field: str = "pk") -> Exists:
@@ -93,10 +95,12 @@ def lock_table_context(
         tournament = lock_tournament(tournament_id)
     table = (
         Table.objects.select_related("round").select_for_update(of=("self", "round"))
-        .annotate(has_open_result=open_result_exists()).filter(pk=table_id, round__tournament_id=tournament.pk)
+        .annotate(has_open_result=open_result_exists(), has_addresses=addresses_at_table())
+        .filter(pk=table_id, round__tournament_id=tournament.pk)
         .first()
     )
     if table is None:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist."))
     return TableLocks(tournament=tournament, round=table.round, table=table,
-                      has_open_result=table.has_open_result)  # type: ignore[attr-defined]
+                      has_open_result=table.has_open_result,  # type: ignore[attr-defined]
+                      has_addresses=table.has_addresses)  # type: ignore[attr-defined]

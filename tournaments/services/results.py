@@ -281,7 +281,7 @@ def result_report(
     return _report(
         locks.tournament, locks.round, locks.table, actor, entrant, note, action="result_reported",
         kind=kind, scores=scores, placings=placings, winner=winner, forfeited=forfeited,
-        has_open_result=locks.has_open_result,
+        has_open_result=locks.has_open_result, has_addresses=locks.has_addresses,
     )[0]
 
 
@@ -290,11 +290,13 @@ def _report(
     action: str, same_side_unchanged: bool = False, kind: str, scores: Mapping[Any, Any] | None,
     placings: Mapping[Any, Any] | None, winner: int | None, forfeited: Sequence[int] = (),
     seated: list[int] | None = None, audit: list[AuditLog] | None = None, has_open_result: bool | None = None,
+    has_addresses: bool | None = None,
 ) -> tuple[Result, bool]:
     """Validate and create the pending result (the table is locked); an identical report from the other
     side confirms the pending one. `seated`: the table's entrant ids when the caller read them already.
     `audit`: collect the audit row there instead of writing it (see `result_report_from_record`).
     `has_open_result`: False when the lock query saw no pending or final result (`TableLocks`).
+    `has_addresses`: whether an entrant at the table has an e-mail address, when the lock query read it.
     Returns the result and whether anything changed (False: `same_side_unchanged` returned it as it was)."""
     _require_playable(round_, table)
     if tournament.rolling_rounds:  # the entrants' earlier tables must be final
@@ -336,7 +338,7 @@ def _report(
         raise TournamentError(ErrorCode.RESULT_CONFLICT, _("Another result was reported at the same time.")) from exc
     _audit(audit, action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
            data=_audit_data(result, lines))
-    notify_on_commit("result_reported", result.pk)
+    notify_on_commit("result_reported", result.pk, anyone=has_addresses)
     return result, True
 
 
@@ -406,7 +408,7 @@ def result_report_from_record(
     result, changed = _report(
         locks.tournament, locks.round, locks.table, actor, entrant, note, action="result_reported_from_record",
         same_side_unchanged=True, kind=kind, scores=scores, placings=placings, winner=winner, seated=seated,
-        audit=audit, has_open_result=locks.has_open_result,
+        audit=audit, has_open_result=locks.has_open_result, has_addresses=locks.has_addresses,
     )
     return VerifiedReport(result=result, changed=changed)
 

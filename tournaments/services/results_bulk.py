@@ -102,6 +102,6 @@ def results_report_from_records(
     for index, result, lines, report in created:
         audit.append(audit_entry(action="result_reported_from_record", tournament=tournament, obj=result,
                                  actor=report.actor, actor_entrant=report.entrant, data=_audit_data(result, lines)))
-        notify_on_commit("result_reported", result.pk)
+        notify_on_commit("result_reported", result.pk, anyone=report.locked.has_addresses)
         outcomes[index] = VerifiedReport(result=result, changed=True)
     return outcomes
