@@ -192,6 +192,11 @@ def test_tables_of_three_pass_a_bye_that_forces_a_rematch_to_another_entrant_wit
     assert result.byes == (3,)
     assert grouped(result) == [[1, 4, 5], [2, 6, 7]]
     assert (result.rematches, result.warnings) == (0, ())
+    # Eight entrants, two byes; only 8 has had none: 8 sits out in any case, and the other bye (due
+    # to 7) passes among those with one bye, as above, to 3: the same tables.
+    entrants = tuple(PairingEntrant(id=i, score=float(8 - i), rank=i, byes=int(i != 8)) for i in range(1, 9))
+    eight = swiss_pair(PairingRequest(entrants=entrants, table_size=3, round_number=4, met_pairs=met))
+    assert (eight.byes, grouped(eight), eight.rematches, eight.warnings) == ((8, 3), [[1, 4, 5], [2, 6, 7]], 0, ())
 
 
 def test_tables_of_three_take_the_bye_with_the_fewest_rematches_and_the_due_one_on_a_tie() -> None:
@@ -222,6 +227,14 @@ def test_smaller_tables_where_allowed_rather_than_a_rematch() -> None:
     assert sorted(len(table.entrant_ids) for table in result.tables) == [3, 3, 3, 3]
     assert [len({1, 2, 3, 4} & set(table.entrant_ids)) for table in result.tables] == [1, 1, 1, 1]
     assert (result.byes, result.rematches) == ((), 0)
+    # Sixteen entrants, four tables of 4; 1 to 5 have all met each other: five tables (4 3 3 3 3)
+    # part them, four cannot.
+    met5 = pairs(*itertools.combinations((1, 2, 3, 4, 5), 2))
+    sixteen = swiss_pair(PairingRequest(entrants=ranked(16), table_size=4, min_table_size=3, round_number=4,
+                                        met_pairs=met5))
+    assert sorted(len(table.entrant_ids) for table in sixteen.tables) == [3, 3, 3, 3, 4]
+    assert [len({1, 2, 3, 4, 5} & set(table.entrant_ids)) for table in sixteen.tables] == [1, 1, 1, 1, 1]
+    assert (sixteen.byes, sixteen.rematches) == ((), 0)
     # without tables of 3 the rematch stays (one pair of them meets again)
     strict = swiss_pair(PairingRequest(entrants=ranked(12), table_size=4, round_number=2, met_pairs=met))
     assert len(strict.tables) == 3 and strict.rematches == 1
