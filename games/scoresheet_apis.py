@@ -8,7 +8,6 @@ fresh sheet in `error.details.sheet`; an entry the engine refuses answers 400 wi
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -26,13 +25,15 @@ from rest_framework.views import APIView
 from games import scoresheet_services as services
 from games.apis import TOKEN_PARAMS, request_token
 from games.scoresheet_selectors import open_scoresheet, scoresheet_data, scoresheet_get, table_for_scoresheet
+from tournaments.api_throttles import request_ident
 from tournaments.apis import ERRORS
 from tournaments.errors import ErrorCode, TournamentError
 
 
 class ScoresheetThrottle(SimpleRateThrottle):
-    """Per keeper (account, else report token, else address), not per address: the phones of a whole
-    venue share one address, and each table taps a few entries a minute. `SCORESHEET_THROTTLE_RATE`."""
+    """Per keeper (account, else the entrant of a valid report token, else address; keyed as the API's
+    throttles, `tournaments.api_throttles.request_ident`), not per address: the phones of a whole venue
+    share one address, and each table taps a few entries a minute. `SCORESHEET_THROTTLE_RATE`."""
 
     scope = "scoresheet"
 
@@ -40,13 +41,8 @@ class ScoresheetThrottle(SimpleRateThrottle):
         return str(getattr(settings, "SCORESHEET_THROTTLE_RATE", "300/min"))
 
     def get_cache_key(self, request: Request, view: Any) -> str:
-        if request.user and request.user.is_authenticated:
-            ident = f"user:{request.user.pk}"
-        elif token := request_token(request):
-            ident = "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
-        else:
-            ident = f"addr:{self.get_ident(request)}"
-        return f"throttle_{self.scope}_{ident}"
+        kind, ident = request_ident(request, find_token=request_token)
+        return f"throttle_{self.scope}_{kind}:{ident}"
 
 
 THROTTLES = [ScoresheetThrottle]

@@ -33,7 +33,7 @@ from tournaments import permissions
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Round, Table, Tournament
 from tournaments.services.tournaments import tournament_profile
-from tournaments.views.public import visible_tournament
+from tournaments.views.public import visible_table, visible_tournament
 
 HISTORY_SHOWN = 12
 
@@ -251,19 +251,11 @@ def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, t
     return render(request, "games/scoresheet.html", context)
 
 
-def _published_table(tournament: Tournament, table_id: int, *, request: HttpRequest) -> Table:
-    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id,
-                              round__tournament=tournament)
-    if table.round.status == Round.Status.DRAFT and not permissions.is_organiser(request.user, tournament):
-        raise Http404("This round is not published yet.")
-    return table
-
-
 @login_required
 def scoresheet_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """A logged-in player of the table or an organiser keeps the table's live scoresheet."""
     tournament = visible_tournament(request, slug)
-    table = _published_table(tournament, table_id, request=request)
+    table = visible_table(request, tournament, table_id)
     if not can_keep_scoresheet(request.user, None, table):
         raise PermissionDenied(_("Only a player of this table or an organiser may keep its scoresheet."))
     return _sheet_page(request, tournament=tournament, table=table, token=None)

@@ -40,7 +40,7 @@ from tournaments import permissions
 from tournaments.errors import TournamentError
 from tournaments.models import Round, Table, Tournament
 from tournaments.views.organiser import organised_tournament
-from tournaments.views.public import visible_tournament
+from tournaments.views.public import visible_table, visible_tournament
 
 TRACE_CACHE_SECONDS = 24 * 3600
 TRACE_MAX_STEPS = 5000
@@ -550,19 +550,10 @@ def records_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _table_in(tournament: Tournament, table_id: int, *, request: HttpRequest) -> Table:
-    table = get_object_or_404(
-        Table.objects.select_related("round"), pk=table_id, round__tournament=tournament
-    )
-    if table.round.status == Round.Status.DRAFT and not permissions.is_organiser(request.user, tournament):
-        raise Http404("This round is not published yet.")
-    return table
-
-
 @require_GET
 def table_records(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
-    table = _table_in(tournament, table_id, request=request)
+    table = visible_table(request, tournament, table_id)
     is_organiser = permissions.is_organiser(request.user, tournament)
     can_submit = request.user.is_authenticated and game_permissions.can_submit_record(
         request.user, None, table
@@ -646,7 +637,7 @@ def _submitted_message(request: HttpRequest, record: GameRecord) -> None:
 def record_submit_view(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """A player of the table (logged in) or an organiser submits the table's record."""
     tournament = visible_tournament(request, slug)
-    table = _table_in(tournament, table_id, request=request)
+    table = visible_table(request, tournament, table_id)
     if not game_permissions.can_submit_record(request.user, None, table):
         raise PermissionDenied(_("Only a player of this table or an organiser may submit its record."))
     entrants = permissions.entrants_of_user_at_table(request.user, table)

@@ -14,6 +14,7 @@ Counters live in the default cache; when Redis is down the cache fails open
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rest_framework.throttling import SimpleRateThrottle
@@ -41,20 +42,24 @@ def request_report_token(request: Any) -> str | None:
     return str(token)
 
 
+def request_ident(
+    request: Any, find_token: Callable[[Any], str | None] = request_report_token
+) -> tuple[str, str]:
+    """Who is asking, for a throttle bucket: ("user", user id), ("report_token", entrant id) for a valid
+    report token (``find_token`` reads it), else ("anon", the client address)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return "user", str(user.pk)
+    token = find_token(request)
+    entrant_id = Entrant.objects.filter(report_token=token).values_list("pk", flat=True).first() if token else None
+    if entrant_id is not None:
+        return "report_token", str(entrant_id)
+    return "anon", client_address(request)
+
+
 class ApiRateThrottle(SimpleRateThrottle):
     def get_cache_key(self, request: Any, view: Any) -> str:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            scope, ident = "user", str(user.pk)
-        else:
-            token = request_report_token(request)
-            entrant_id = (
-                Entrant.objects.filter(report_token=token).values_list("pk", flat=True).first() if token else None
-            )
-            if entrant_id is not None:
-                scope, ident = "report_token", str(entrant_id)
-            else:
-                scope, ident = "anon", client_address(request)
+        scope, ident = request_ident(request)
         self.scope = scope
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
@@ -46,6 +47,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.profiles import GAMES, ProfileError, profile_for
+from tournaments.selectors import members_with_players
 from tournaments.services.audit import audit_record
 from tournaments.services.standings import standings_recompute
 
@@ -95,7 +97,7 @@ def _iso(value: dt.datetime | dt.date | None) -> str | None:
 
 
 def archive_export(tournament: Tournament) -> dict[str, Any]:
-    entrants = list(tournament.entrants.select_related("club").prefetch_related("members__player__club")
+    entrants = list(tournament.entrants.select_related("club").prefetch_related(members_with_players(clubs=True))
                     .order_by("pk"))
     players: dict[int, Player] = {}
     for entrant in entrants:
@@ -104,7 +106,8 @@ def archive_export(tournament: Tournament) -> dict[str, Any]:
     clubs = sorted({e.club.name for e in entrants if e.club} | {p.club.name for p in players.values() if p.club})
     rounds = list(
         tournament.rounds.order_by("number").prefetch_related(
-            "tables__board", "tables__seats", "tables__results__scores"
+            Prefetch("tables", queryset=Table.objects.select_related("board")), "tables__seats",
+            "tables__results__scores",
         )
     )
     document: dict[str, Any] = {

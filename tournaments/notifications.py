@@ -33,6 +33,7 @@ from django.utils import translation
 from tournaments.models import EmailNotification, EmailOptOut, Entrant, Result, Round, Table
 from tournaments.profiles import PLACING, ProfileError, profile_for
 from tournaments.report_links import report_link
+from tournaments.selectors import members_with_players
 
 logger = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ def _table_context(table: Table) -> dict[str, Any]:
 
 
 def _entrants_at(tables: list[Table]) -> dict[int, list[Recipient]]:
-    entrants = list(Entrant.objects.filter(seats__table__in=tables).prefetch_related("members__player").distinct())
+    entrants = list(Entrant.objects.filter(seats__table__in=tables).prefetch_related(members_with_players()).distinct())
     return recipients_of(entrants)
 
 

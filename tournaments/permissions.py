@@ -4,6 +4,7 @@
 - A player reports and confirms results only for a table one of their entrants sits at, through their
   account (Player.user) or through the entrant's private report link (`Entrant.report_token`).
 - Everyone (anonymous included) reads public tournaments; private ones only their organisers.
+- A draft round (and its tables) is seen by the tournament's organisers only.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from tournaments.models import Entrant, Table, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.security_log import security_event
 
 
@@ -25,6 +26,11 @@ def is_organiser(user: Any, tournament: Tournament) -> bool:
 
 def can_view_tournament(user: Any, tournament: Tournament) -> bool:
     return tournament.is_public or is_organiser(user, tournament)
+
+
+def can_view_round(user: Any, round_: Round) -> bool:
+    """A published or finished round, or a draft for the organisers (the tournament's visibility apart)."""
+    return round_.status != Round.Status.DRAFT or is_organiser(user, round_.tournament)
 
 
 def can_create_tournament(user: Any) -> bool:

@@ -8,8 +8,30 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
-from tournaments.permissions import can_view_tournament, is_organiser
+from tournaments.models import (
+    Entrant,
+    EntrantMember,
+    Result,
+    ResultScore,
+    Round,
+    Seat,
+    StandingRow,
+    Table,
+    Tournament,
+)
+from tournaments.permissions import can_view_round, can_view_tournament, is_organiser
+
+
+def members_with_players(*, clubs: bool = False) -> Prefetch:
+    """Prefetch of an entrant's members with their players (and their clubs) joined in.
+
+    Never prefetch a forward foreign key (``"members__player"``) over a large set: Django 5.2 turns it
+    into ``id = 1 OR id = 2 OR ...`` on SQLite, which fails past about 1,000 rows ("Expression tree is
+    too large"); a join has no such limit.
+    """
+    return Prefetch(
+        "members", queryset=EntrantMember.objects.select_related("player__club" if clubs else "player")
+    )
 
 
 def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
@@ -67,9 +89,7 @@ def table_pending_result(table: Table) -> Result | None:
 
 def round_get_visible(*, user: Any, round_id: int) -> Round:
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if round_ is None or not can_view_tournament(user, round_.tournament):
-        raise TournamentError(ErrorCode.NOT_FOUND, _("No such round."))
-    if round_.status == Round.Status.DRAFT and not is_organiser(user, round_.tournament):
+    if round_ is None or not can_view_tournament(user, round_.tournament) or not can_view_round(user, round_):
         raise TournamentError(ErrorCode.NOT_FOUND, _("No such round."))
     return round_
 
@@ -97,7 +117,7 @@ def entrant_get(*, entrant_id: int) -> Entrant:
 
 
 def entrants_of(tournament: Tournament) -> QuerySet[Entrant]:
-    return tournament.entrants.select_related("club").prefetch_related("members__player").order_by("name")
+    return tournament.entrants.select_related("club").prefetch_related(members_with_players()).order_by("name")
 
 
 def standings_of(tournament: Tournament, *, group: int | None = None) -> QuerySet[StandingRow]:

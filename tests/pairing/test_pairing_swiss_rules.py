@@ -4,6 +4,7 @@ warning, and fields of more than one block (over 48 entrants) whose blocks canno
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from tournaments.pairing import PairingEntrant, PairingRequest, swiss_pair
 from tournaments.pairing.costs import PairCosts
@@ -52,23 +53,60 @@ def test_warnings_name_the_entrants_and_the_table() -> None:
     assert result.rematches == 1
 
 
-def test_second_bye_warning_names_only_a_bye_given_while_others_have_had_fewer() -> None:
-    entrants = (
-        PairingEntrant(id=1, score=2), PairingEntrant(id=2, score=1, byes=1), PairingEntrant(id=3, byes=1),
-        PairingEntrant(id=4, byes=0),
-    )
+def second_byes(result) -> list[PairingWarning]:
+    return [w for w in result.warnings if w.code == "second_bye"]
+
+
+def test_three_entrants_get_a_bye_each_then_the_fourth_round_warns_of_a_second_bye() -> None:
+    byes = {1: 0, 2: 0, 3: 0}
+    met: set[frozenset[int]] = set()
+    holders = []
+    for number in range(1, 5):
+        entrants = tuple(PairingEntrant(id=i, rank=i, byes=byes[i]) for i in (1, 2, 3))
+        result = swiss_pair(PairingRequest(entrants=entrants, table_size=2, round_number=number,
+                                           met_pairs=frozenset(met)))
+        (holder,) = result.byes
+        holders.append(holder)
+        if number < 4:
+            assert second_byes(result) == [], number
+        else:
+            assert second_byes(result) == [
+                PairingWarning("second_bye", f"Entrant {holder} gets another bye: every entrant has had one.",
+                               (holder,)),
+            ]
+        byes[holder] += 1
+        met |= {frozenset(t.entrant_ids) for t in result.tables}
+    assert sorted(holders[:3]) == [1, 2, 3]
+
+
+def test_an_odd_field_after_drops_warns_only_when_everyone_left_has_had_a_bye() -> None:
+    # 5 entrants, byes in rounds 1 and 2 to 5 and 4; 1 and 2 drop: 3 has had none and takes the bye
+    left = (PairingEntrant(id=3, rank=1), PairingEntrant(id=4, rank=2, byes=1), PairingEntrant(id=5, rank=3, byes=1))
+    result = swiss_pair(PairingRequest(entrants=left, table_size=2, round_number=3))
+    assert result.byes == (3,) and second_byes(result) == []
+    # ... had 3 dropped instead, 4 and 5 and a new odd one out who has had a bye: warned
+    left = (PairingEntrant(id=1, rank=1, byes=1), *left[1:])
+    result = swiss_pair(PairingRequest(entrants=left, table_size=2, round_number=3))
+    assert [w.entrant_ids for w in second_byes(result)] == [result.byes]
+
+
+def test_tables_of_four_warn_of_a_second_bye_only_when_everyone_has_had_one() -> None:
+    def pair(byes_of_first: int) -> Any:
+        entrants = tuple(PairingEntrant(id=i, rank=i, byes=byes_of_first if i == 1 else 1) for i in range(1, 6))
+        return swiss_pair(PairingRequest(entrants=entrants, table_size=4, round_number=6))
+
+    fair = pair(0)
+    assert fair.byes == (1,) and second_byes(fair) == []
+    forced = pair(1)
+    assert [w.entrant_ids for w in second_byes(forced)] == [forced.byes] and len(forced.byes) == 1
+
+
+def test_finish_round_names_each_bye_holder_who_has_had_a_bye() -> None:
+    entrants = (PairingEntrant(id=1, byes=1), PairingEntrant(id=2, byes=2), PairingEntrant(id=3))
     request = PairingRequest(entrants=entrants, table_size=2, round_number=3)
     costs = PairCosts(request)
-    # 3 has had a bye and 1 and 4 have not: warned, naming 3
-    warned = finish_round([[1, 4]], [3], request, costs)
-    # 4 and 2 get byes, 2 for the second time while 1 and 3... 3 has one too, but 1 has none
-    assert warned.warnings == (
-        PairingWarning("second_bye", "Entrant 3 gets another bye although others have had fewer.", (3,)),
-    )
-    # a first bye, or a second one when everybody playing has had one: no warning
-    assert finish_round([[1, 2]], [4], request, costs).warnings == ()
-    level = PairingRequest(entrants=entrants[1:3] + (PairingEntrant(id=5, byes=1),), table_size=2)
-    assert finish_round([[2, 5]], [3], level, PairCosts(level)).warnings == ()
+    assert finish_round([[1, 2]], [3], request, costs).warnings == ()
+    assert [w.entrant_ids for w in finish_round([[1, 3]], [2], request, costs).warnings] == [(2,)]
 
 
 # Fields of more than one block: 48 entrants on 1 point, 24 on 0 (blocks 1-48 and 49-72).
@@ -193,10 +231,11 @@ def test_tables_of_three_pass_a_bye_that_forces_a_rematch_to_another_entrant_wit
     assert grouped(result) == [[1, 4, 5], [2, 6, 7]]
     assert (result.rematches, result.warnings) == (0, ())
     # Eight entrants, two byes; only 8 has had none: 8 sits out in any case, and the other bye (due
-    # to 7) passes among those with one bye, as above, to 3: the same tables.
+    # to 7) passes among those with one bye, as above, to 3: the same tables (3's is a second bye).
     entrants = tuple(PairingEntrant(id=i, score=float(8 - i), rank=i, byes=int(i != 8)) for i in range(1, 9))
     eight = swiss_pair(PairingRequest(entrants=entrants, table_size=3, round_number=4, met_pairs=met))
-    assert (eight.byes, grouped(eight), eight.rematches, eight.warnings) == ((8, 3), [[1, 4, 5], [2, 6, 7]], 0, ())
+    assert (eight.byes, grouped(eight), eight.rematches) == ((8, 3), [[1, 4, 5], [2, 6, 7]], 0)
+    assert [(warning.code, warning.entrant_ids) for warning in eight.warnings] == [("second_bye", (3,))]
 
 
 def test_tables_of_three_take_the_bye_with_the_fewest_rematches_and_the_due_one_on_a_tie() -> None:
@@ -269,9 +308,3 @@ def test_rematch_free_tables_searches_in_order_skips_met_pairs_and_stops_at_its_
     # 1, 2 and 3 have all met: two tables of 3 cannot part them
     assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], costs(pairs((1, 2), (1, 3), (2, 3)))) is None
 
-
-def test_no_second_bye_warning_when_nobody_plays() -> None:
-    # two entrants at tables of 3: no table, both sit out; nobody playing has had fewer byes
-    entrants = (PairingEntrant(id=1, byes=1), PairingEntrant(id=2, byes=1))
-    result = swiss_pair(PairingRequest(entrants=entrants, table_size=3, round_number=3))
-    assert (result.tables, result.byes, result.warnings) == ((), (2, 1), ())

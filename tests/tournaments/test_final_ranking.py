@@ -269,9 +269,17 @@ def test_every_bracket_shape_ends_in_a_complete_ranking():
                     assert rank[1] == 1
                     for r in rows:
                         assert r.rank == 1 + sum(1 for o in rows if o.rank < r.rank), (size, count)
-                    # seeds always win, so a better seed never ranks below a worse one
+                    # seeds always win, so a better seed never ranks below a worse one; but with 2 or
+                    # more advancing, byes for the top seeds put the pairs that come through the
+                    # played first-round tables at one later table, whose lower finishing places
+                    # then rank them among other seeds (17 at tables of 4, 2 advancing: seeds 15
+                    # and 16 come through the one played table and are 3rd and 4th at one round-2
+                    # table): there the finalists alone are in seed order, above everybody
                     ordered = [r.entrant_id for r in rows]
                     assert all(rank[a] <= rank[b] for a, b in zip(ordered, ordered[1:], strict=False))
-                    assert [rank[e] for e in range(1, count + 1)] == sorted(rank.values()), (size, count)
+                    in_order = size if advance > 1 and br.first_round.byes else count
+                    assert [rank[e] for e in range(1, in_order + 1)] == sorted(rank.values())[:in_order], (
+                        size, count
+                    )
     with pytest.raises(PairingError):
         bracket(4, size=3, advance=2)

@@ -111,9 +111,10 @@ def test_opponents_match_win_pct_lifts_a_pointless_opponent_to_one_third() -> No
     assert column(["match_points"], "opponents_match_win_pct") == pytest.approx(expected, abs=1e-6)
 
 
-def test_games_won_counts_games_finished_in_first_place_a_shared_first_included() -> None:
-    # compute.py: "games finished in first place"; the draw 3-4 is a first place shared by both
-    assert column(["match_points"], "games_won") == [3, 2, 2, 2, 4, 0]
+def test_games_won_counts_games_finished_first_alone_a_draw_is_no_win() -> None:
+    # 1 beat 2, 3, 4; 2 beat 6, 4; 3 beat 6 and drew 4; 4 beat 6 and drew 3; 5 beat all four; 6 none:
+    # the draw 3-4 (a first place shared) is a win for neither, as Sonneborn-Berger counts it half
+    assert column(["match_points"], "games_won") == [3, 2, 1, 1, 4, 0]
 
 
 # ---------------------------------------------------------------- smaller rules, each on its own
@@ -166,7 +167,9 @@ def test_win_percentage_over_one_point_games_and_fractional_buchholz() -> None:
     assert rows[3]["opponents_match_win_pct"] == 0.5
     assert rows[5]["opponents_match_win_pct"] == pytest.approx((1 + 1 / 3) / 2, abs=1e-6)
     # sharing the first place is a draw between the two: half of the other's points each
-    assert rows[1]["sonneborn_berger"] == 0.25 and rows[1]["games_won"] == 1
+    assert rows[1]["sonneborn_berger"] == 0.25
+    # a shared first place is no win; 4, first alone, has one
+    assert [rows[i]["games_won"] for i in (1, 2, 3, 4, 5, 6)] == [0, 0, 0, 1, 0, 0]
 
 
 def test_values_are_given_to_six_decimals() -> None:

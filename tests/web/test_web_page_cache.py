@@ -180,3 +180,33 @@ def test_a_cache_that_fails_serves_the_page_uncached(published_round: Round, mon
     for url in [reverse("web:standings", args=[tournament.slug]), f"/api/tournaments/{tournament.slug}/standings/"]:
         response = Client().get(url)
         assert response.status_code == 200 and "ETag" not in response, url
+
+
+def test_a_cached_standings_page_runs_the_tournament_query_alone(
+    published_round: Round, organiser: Any, django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    # what the cache key needs is the tournament row; the round that "Standings after round N" names
+    # is read only when the content is rendered
+    _settle_first_table(published_round, organiser, django_capture_on_commit_callbacks)
+    tournament = published_round.tournament
+    client = Client()
+    url = reverse("web:standings", args=[tournament.slug])
+    first = client.get(url).content.decode()
+    assert "Standings after round 1" in first and "provisional" in first
+    with django_assert_num_queries(1) as captured:
+        again = client.get(url)
+    assert "tournaments_tournament" in captured.captured_queries[0]["sql"]
+    assert _main(again) == _main(client.get(url))
+    assert "Standings after round 1" in _main(again)
+
+
+def test_a_cached_tournament_page_runs_the_tournament_query_alone(
+    published_round: Round, django_assert_num_queries: Any
+) -> None:
+    client = Client()
+    url = reverse("web:tournament-detail", args=[published_round.tournament.slug])
+    first = client.get(url)
+    with django_assert_num_queries(1):
+        again = client.get(url)
+    assert _main(again) == _main(first)

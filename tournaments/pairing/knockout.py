@@ -5,9 +5,12 @@ b = N / K tables of the round before, each sending its top K. Seeds are dealt do
 serpentine (1, 2, ..., b, b, ..., 2, 1, ...; the last lap, the weakest seeds, running back towards
 seed 1), which for tables of 2 gives the standard draw
 1 v 16, 8 v 9, 4 v 13, 5 v 12, ... and keeps the top seeds apart until the last rounds. When the
-field is smaller than the bracket the missing seeds are the highest numbers, so the byes fall to the
-top seeds: a first-round table with no more than K entrants is not played and all of them advance.
-With the bracket as small as possible every table from round 2 on is full.
+field is smaller than the bracket the first-round tables are as even as possible (their sizes differ
+by at most one) and the smaller ones are those of the top seeds; a first-round table with no more
+than K entrants is not played and all of them advance (a bye). The byes go to the top seeds, as at
+tables of 2: no entrant with a bye is seeded below one who plays (10 entrants at tables of 4, 2
+advancing: seeds 1-4 have byes, 5-10 play at two tables of 3), and a bracket played to form still
+ends in seed order. With the bracket as small as possible every table from round 2 on is full.
 
 Third place: the best non-advancing entrants of the semi-final round (for tables of 2: the two
 losing semi-finalists) play one more table next to the final.
@@ -101,16 +104,15 @@ def knockout_bracket(
     while size * feeders ** (rounds - 1) < count:
         rounds += 1
     slots = size * feeders ** (rounds - 1)
-    leaves = _deal(list(range(1, slots + 1)), feeders, rounds, size)
+    leaves = _fill(_deal(list(range(1, slots + 1)), feeders, rounds, size), count, advance, rounds, feeders)
 
     seeded_ids = [entrant.id for entrant in ordered]
     first_tables: list[BracketTable] = []
     played: list[list[int]] = []
     byes: list[int] = []
-    for position, leaf in enumerate(leaves, start=1):
-        seeds = tuple(seed for seed in leaf if seed <= count)
+    for position, seeds in enumerate(leaves, start=1):
         entrant_ids = [seeded_ids[seed - 1] for seed in seeds]
-        is_played = len(entrant_ids) > advance or (rounds == 1 and len(entrant_ids) >= 2)
+        is_played = _is_played(len(seeds), advance, rounds)
         if is_played:
             played.append(entrant_ids)
         else:
@@ -213,6 +215,121 @@ def _deal(seeds: list[int], feeders: int, rounds: int, size: int) -> list[list[i
         groups[feeders - 1 - offset if backwards else offset].append(seed)
     groups.sort(key=min)
     return [leaf for group in groups for leaf in _deal(group, feeders, rounds - 1, size)]
+
+
+def _is_played(entrants: int, advance: int, rounds: int) -> bool:
+    """A first-round table is played when it sends on fewer than it holds (a lone final: 2 or more)."""
+    return entrants > advance or (rounds == 1 and entrants >= 2)
+
+
+def _fill(
+    leaves: list[list[int]], count: int, advance: int, rounds: int, feeders: int
+) -> list[tuple[int, ...]]:
+    """The seeds at each first-round table, from the dealt places of a full bracket (``leaves``).
+
+    The ``count`` entrants are spread as evenly as possible; the smaller tables are those of the top
+    seeds (the best dealt place of each table). Without byes each table keeps its best dealt places
+    and the seeds take them in dealt order (a full bracket: the dealt seeds). With byes see ``_units``.
+    """
+    tables = len(leaves)
+    base, larger_tables = divmod(count, tables)
+    by_head = sorted(range(tables), key=lambda index: min(leaves[index]))
+    sizes = [0] * tables
+    for rank, index in enumerate(by_head):
+        sizes[index] = base + (1 if rank >= tables - larger_tables else 0)
+    byes = {index for index in range(tables) if not _is_played(sizes[index], advance, rounds)}
+    if not byes:
+        kept = [sorted(leaf)[:table_size] for leaf, table_size in zip(leaves, sizes, strict=True)]
+        seed_at = {place: seed for seed, place in enumerate(sorted(p for t in kept for p in t), start=1)}
+        return [tuple(seed_at[place] for place in table) for table in kept]
+    units = [sorted(leaf)[:advance] for leaf in leaves]  # the standard draw's, if the byes hold the best
+    if any(seed > len(byes) * advance for index in byes for seed in units[index]):
+        units = _units(tables, feeders, advance, byes)
+    # the seeds below the round-2 field play the top tables' units; the weakest unit meets the best first
+    challengers = list(range(tables * advance + 1, count + 1))
+    played = sorted(set(range(tables)) - byes, key=lambda index: min(units[index]))
+    room = {index: sizes[index] - advance for index in played}
+    extra = _serpentine(challengers, played, room, backwards=advance % 2 == 1)
+    return [tuple(sorted(units[index] + extra.get(index, []))) for index in range(tables)]
+
+
+def _units(tables: int, feeders: int, advance: int, byes: set[int]) -> list[list[int]]:
+    """The ``advance`` seeds of each first-round table that reach round 2 if seeds always win.
+
+    Seeds 1 .. tables * advance (the round-2 field) are dealt down the tree so that at every round the
+    tables' top ``advance`` are the best seeds left (a bracket played to form ends in seed order), with
+    the seeds of the byes (``byes``: tree positions of the tables of ``advance`` entrants) exactly the
+    best ones: no entrant with a bye is seeded below one who plays.
+    """
+    bye_seeds = len(byes) * advance
+    # going up, the nodes whose top ``advance`` must all be seeds with a bye (None: no such level)
+    constrained: list[set[int] | None] = [set(byes)]
+    width = tables
+    while width > 1:
+        below = constrained[-1]
+        width //= feeders
+        if below is None or bye_seeds > width * advance:
+            constrained.append(None)
+        else:
+            parents = {node // feeders for node in below}
+            if len(parents) != len(below):  # pragma: no cover - the byes are the top seeds' tables
+                raise AssertionError("two byes under one table of the round after")
+            constrained.append(parents)
+    outputs: list[list[int]] = [list(range(1, advance + 1))]
+    for level in range(len(constrained) - 2, -1, -1):
+        width = len(outputs) * feeders
+        band = list(range(len(outputs) * advance + 1, width * advance + 1))
+        bye_children = constrained[level] or set()
+        # byes take the parents' top seeds (and the parents are constrained in turn), or, when there
+        # are more seeds with a bye than parents' top seeds, also the best of this level's band
+        takes_band = bool(bye_children) and constrained[level + 1] is None
+        bye_band = [seed for seed in band if seed <= bye_seeds] if takes_band else []
+        rest_band = band[len(bye_band) :]
+        order = sorted(range(len(outputs)), key=lambda node: min(outputs[node]))
+        children = {parent: [parent * feeders + offset for offset in range(feeders)] for parent in order}
+        byes_under = {parent: [c for c in children[parent] if c in bye_children] for parent in order}
+        bye_room = {parent: (len(byes_under[parent]) - 1) * advance if takes_band else 0 for parent in order}
+        rest_room = {parent: (feeders - 1) * advance - bye_room[parent] for parent in order}
+        got_byes = _serpentine(bye_band, order, bye_room, backwards=advance % 2 == 1)
+        got_rest = _serpentine(rest_band, order, rest_room, backwards=advance % 2 == 1)
+        next_outputs: list[list[int]] = [[] for _ in range(width)]
+        for parent in order:
+            byes_here = byes_under[parent]
+            others = [c for c in children[parent] if c not in byes_here]
+            if not byes_here:
+                groups = [(children[parent], outputs[parent] + got_rest.get(parent, []))]
+            elif constrained[level + 1] is not None:  # the bye takes the table's top seeds
+                groups = [(byes_here, outputs[parent]), (others, got_rest.get(parent, []))]
+            else:
+                groups = [
+                    (byes_here, outputs[parent] + got_byes.get(parent, [])),
+                    (others, got_rest.get(parent, [])),
+                ]
+            for nodes, seeds in groups:
+                room = dict.fromkeys(nodes, advance)
+                for node, dealt in _serpentine(sorted(seeds), nodes, room, backwards=False).items():
+                    next_outputs[node] = dealt
+        outputs = next_outputs
+    return outputs
+
+
+def _serpentine(
+    items: list[int], bins: list[int], room: Mapping[int, int], *, backwards: bool
+) -> dict[int, list[int]]:
+    """Deal ``items`` over ``bins`` lap by lap, turning at each end, skipping bins without room."""
+    dealt: dict[int, list[int]] = {index: [] for index in bins}
+    lap = list(reversed(bins)) if backwards else list(bins)
+    items = list(items)
+    while items:
+        open_bins = [index for index in lap if len(dealt[index]) < room[index]]
+        if not open_bins:
+            raise AssertionError("more items than room")  # pragma: no cover - the callers count
+        for index in open_bins:
+            if not items:
+                break
+            dealt[index].append(items.pop(0))
+        lap.reverse()
+    return dealt
 
 
 def _round_name(tables: int, is_final: bool, size: int, slots: int) -> str:

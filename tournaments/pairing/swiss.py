@@ -310,16 +310,15 @@ def finish_round(
                     )
         scores = [costs.scores[entrant_id] for entrant_id in ids]
         spread += max(scores) - min(scores)
+    # the byes go to those with the fewest byes, so a bye holder who has had one means everyone has
+    # (3 entrants in round 4, or an odd field after the entrants without a bye dropped)
     by_id = {entrant.id: entrant for entrant in request.entrants}
-    bye_set = set(byes)
-    # None when nobody plays (a field too small for one table): then nobody has had fewer byes
-    fewest = min((entrant.byes for entrant in request.entrants if entrant.id not in bye_set), default=None)
     for entrant_id in byes:
-        if fewest is not None and by_id[entrant_id].byes > fewest:
+        if by_id[entrant_id].byes:
             warnings.append(
                 PairingWarning(
                     WarningCode.SECOND_BYE.value,
-                    f"Entrant {entrant_id} gets another bye although others have had fewer.",
+                    f"Entrant {entrant_id} gets another bye: every entrant has had one.",
                     (entrant_id,),
                 )
             )

@@ -21,6 +21,7 @@ from django.db.models import (
     FloatField,
     IntegerField,
     OuterRef,
+    Prefetch,
     QuerySet,
     Subquery,
     Value,
@@ -113,7 +114,7 @@ def player_history(pool: str, player: Player) -> list[RatingEvent]:
 
 def with_game_players(events: Sequence[RatingEvent]) -> None:
     """Load every player of each event's game (for teammates and opponents): two queries."""
-    prefetch_related_objects(events, "game__events__player")
+    prefetch_related_objects(events, Prefetch("game__events", queryset=RatingEvent.objects.select_related("player")))
 
 
 def history_points(events: Sequence[RatingEvent]) -> list[HistoryPoint]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Q
@@ -25,21 +26,32 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Round, Table, Tournament
 
 
-def waiting_on(table: Table) -> list[Table]:
-    """The earlier tables (not byes, in published rounds) of the table's entrants without a final result."""
-    entrants = table.seats.values_list("entrant_id", flat=True)
+def waiting_on(
+    table: Table, *, round_: Round | None = None, entrant_ids: Sequence[int] | None = None
+) -> list[Table]:
+    """The earlier tables (not byes, in published rounds) of the table's entrants without a final result.
+
+    ``round_`` (the table's round) and ``entrant_ids`` (who sits at it): pass them when already read,
+    and this is one query.
+    """
+    round_ = round_ if round_ is not None else table.round
+    if entrant_ids is None:
+        entrant_ids = list(table.seats.values_list("entrant_id", flat=True))
     return list(
         Table.objects.filter(
-            round__tournament_id=table.round.tournament_id, round__number__lt=table.round.number,
-            round__status=Round.Status.PUBLISHED, is_bye=False, seats__entrant_id__in=list(entrants),
+            round__tournament_id=round_.tournament_id, round__number__lt=round_.number,
+            round__status=Round.Status.PUBLISHED, is_bye=False, seats__entrant_id__in=list(entrant_ids),
         ).exclude(results__state__in=Result.FINAL_STATES).select_related("round").distinct().order_by(
             "round__number", "number")
     )
 
 
-def require_released(table: Table) -> None:
-    """Refuse a report at a table whose entrants still play an earlier table (rolling rounds)."""
-    blocking = waiting_on(table)
+def require_released(
+    table: Table, *, round_: Round | None = None, entrant_ids: Sequence[int] | None = None
+) -> None:
+    """Refuse a report at a table whose entrants still play an earlier table (rolling rounds).
+    ``round_`` and ``entrant_ids``: as for `waiting_on`."""
+    blocking = waiting_on(table, round_=round_, entrant_ids=entrant_ids)
     if blocking:
         first = blocking[0]
         raise TournamentError(

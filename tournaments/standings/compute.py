@@ -18,7 +18,8 @@ Tiebreaks (codes are stable, used in `Tournament.tiebreak_order`):
   of the other, 0.5 per tie.
 - ``opponents_match_win_pct``: mean over opponents of their match-win percentage (match points over
   the maximum available in their games, at least 1/3), byes excluded.
-- ``games_won``: games finished in first place (byes excluded).
+- ``games_won``: games finished first alone (byes excluded). A shared first place is a draw, not a
+  win, as in Sonneborn-Berger and head-to-head, which count it as half.
 """
 
 from __future__ import annotations
@@ -145,9 +146,10 @@ def compute_standings(
             for line in game.lines:
                 difference[line.entrant_id] += (line.score or 0.0) - game.score_against_bye
             continue
+        alone_first = sum(1 for line in game.lines if line.placing == 1) == 1  # shared: a draw, no win
         for line in game.lines:
             available[line.entrant_id] += game.max_points
-            if line.placing == 1:
+            if line.placing == 1 and alone_first:
                 won[line.entrant_id] += 1
             opponents = [other for other in game.lines if other.entrant_id != line.entrant_id]
             if opponents and line.score is not None:

@@ -30,7 +30,7 @@ from tournaments.forms import (
     add_service_error,
 )
 from tournaments.models import AuditLog, Entrant, Result, Round, Tournament
-from tournaments.selectors import schedule_meetings
+from tournaments.selectors import members_with_players, schedule_meetings
 from tournaments.services.entrants import (
     entrant_check_in,
     entrant_drop,
@@ -118,7 +118,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     profile = tournament_profile(tournament)
     entrants = list(
-        tournament.entrants.prefetch_related("members__player").select_related("club").order_by("name")
+        tournament.entrants.prefetch_related(members_with_players()).select_related("club").order_by("name")
     )
     rounds = list(tournament.rounds.order_by("number"))
     draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
@@ -256,7 +256,7 @@ def entrant_action(request: HttpRequest, slug: str, entrant_id: int, action: str
     if request.htmx:  # type: ignore[attr-defined]
         # The row is swapped in place; its message is shown in the row, not queued for the next page.
         # The counters above the list come along as an out-of-band swap (no reload needed).
-        entrant = Entrant.objects.prefetch_related("members__player").get(pk=entrant.pk)
+        entrant = Entrant.objects.prefetch_related(members_with_players()).get(pk=entrant.pk)
         return render(
             request,
             "tournaments/manage/entrant_row.html",
@@ -389,7 +389,7 @@ WARNING_LABELS = {
     "unknown_entrant": gettext_lazy("Not an active entrant"),
     "forbidden_pair": gettext_lazy("To be kept apart (set by the organiser)"),
     "same_club": gettext_lazy("Same club"),
-    "second_bye": gettext_lazy("Another bye while others have had fewer"),
+    "second_bye": gettext_lazy("Another bye for an entrant who has had one"),
     "left_out": gettext_lazy("Left out of this round"),
     "meetings": gettext_lazy("Meetings per pair"),
 }

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Table, Tournament
 from tournaments.profiles import GameProfile, ProfileError, profile_for
+from tournaments.selectors import members_with_players
 
 # Labels of the standings values; codes not listed are shown as their code with spaces.
 TIEBREAK_LABELS: dict[str, Any] = {
@@ -105,7 +106,7 @@ def _table_queryset() -> QuerySet[Table]:
         Prefetch(
             "seats",
             queryset=Seat.objects.select_related("entrant")
-            .prefetch_related("entrant__members__player")
+            .prefetch_related(Prefetch("entrant__members", queryset=members_with_players().queryset))
             .order_by("position"),
         ),
         Prefetch("results", queryset=Result.objects.prefetch_related("scores").order_by("created_at", "id")),

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from tournaments import permissions
-from tournaments.models import Entrant, Round, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
-from tournaments.selectors import standings_after, tournaments_visible_to
+from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
@@ -83,7 +83,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     rows = standings_rows(tournament, limit=STANDINGS_ON_TOURNAMENT_PAGE + 1)
     columns = standings_columns(tournament, rows)
-    entrants = list(tournament.entrants.prefetch_related("members__player").order_by("name"))
+    entrants = list(tournament.entrants.prefetch_related(members_with_players()).order_by("name"))
     return page.finish(render(
         request,
         "tournaments/tournament_detail.html",
@@ -165,21 +165,34 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_stale": tournament.standings_version < tournament.results_version,
             "groups": SimpleLazyObject(lambda: data.load()["groups"]),
             "has_bracket": bool(tournament.knockout_seeding),
-            "standings_after": standings_after(tournament),
+            # read only when the content is rendered: a cached page runs the tournament query alone
+            "standings_after": SimpleLazyObject(lambda: standings_after(tournament)),
         },
     ))
 
 
-def _visible_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    if round_.status == Round.Status.DRAFT and not permissions.is_organiser(request.user, tournament):
+def visible_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
+    """Round `number` of `tournament`, or 404 when there is none or it is a draft the user may not see."""
+    round_ = get_object_or_404(tournament.rounds, number=number)
+    if not permissions.can_view_round(request.user, round_):
         raise Http404("This round is not published yet.")
     return round_
 
 
+def visible_table(request: HttpRequest, tournament: Tournament, table_id: int) -> Table:
+    """A table of `tournament` (its round and tournament joined), or 404 when there is none or its round
+    is a draft the user may not see."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__tournament"), pk=table_id, round__tournament=tournament
+    )
+    if not permissions.can_view_round(request.user, table.round):
+        raise Http404("This round is not published yet.")
+    return table
+
+
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
-    round_ = _visible_round(request, tournament, number)
+    round_ = visible_round(request, tournament, number)
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "round", number),
                       cacheable=not is_organiser and not my_entrant_ids)
@@ -210,7 +223,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One printable page per round: table, physical table, start time, seats in order."""
     tournament = visible_tournament(request, slug)
-    round_ = _visible_round(request, tournament, number)
+    round_ = visible_round(request, tournament, number)
     tables = round_table_views(round_)
     max_seats = max((len(view.seats) for view in tables), default=0)
     return render(
@@ -231,7 +244,7 @@ def pairing_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def entrant_detail(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     entrant = get_object_or_404(
-        Entrant.objects.prefetch_related("members__player").select_related("club"),
+        Entrant.objects.prefetch_related(members_with_players()).select_related("club"),
         tournament=tournament,
         pk=entrant_id,
     )

@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 
 from tournaments.models import Entrant, Round
 from tournaments.report_links import qr_svg, report_link
+from tournaments.selectors import members_with_players
 from tournaments.views.organiser import organised_tournament
 from tournaments.views.page_data import TableView, round_table_views, tournament_profile
 
@@ -69,7 +70,7 @@ def result_slips(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def report_link_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     """Every entrant's private report link with its QR code, to cut out and hand over at check-in."""
     tournament = organised_tournament(request, slug)
-    entrants = tournament.entrants.prefetch_related("members__player").order_by("name")
+    entrants = tournament.entrants.prefetch_related(members_with_players()).order_by("name")
     cards = []
     for entrant in entrants:
         link, qr = _link_and_qr(request, entrant)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.errors import TournamentError
 from tournaments.forms import BoardForm, ForbiddenPairForm, RoundBoardsForm
-from tournaments.models import Entrant, ForbiddenPair, Round, Tournament
+from tournaments.models import Entrant, ForbiddenPair, Round, Table, Tournament
 from tournaments.services.tables import (
     board_add,
     entrant_accessibility_set,
@@ -42,7 +43,11 @@ def _open_round_numbers(tournament: Tournament) -> list[int]:
 def venue(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     entrants = _entrants(tournament)
-    rounds = list(tournament.rounds.order_by("number").prefetch_related("tables__board"))
+    rounds = list(
+        tournament.rounds.order_by("number").prefetch_related(
+            Prefetch("tables", queryset=Table.objects.select_related("board"))
+        )
+    )
     return render(
         request,
         "tournaments/manage/venue.html",
