@@ -308,3 +308,19 @@ def test_rematch_free_tables_searches_in_order_skips_met_pairs_and_stops_at_its_
     # 1, 2 and 3 have all met: two tables of 3 cannot part them
     assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], costs(pairs((1, 2), (1, 3), (2, 3)))) is None
 
+
+
+def test_a_rematch_anywhere_at_the_table_counts_and_moves_the_bye() -> None:
+    # Five entrants at one table of 4 (one bye); 1 and 3 have met. The bye is due to 5, then 4: either
+    # way 1 and 3 (first and third in the standings) sit at the one table. With 3 out: 1 2 4 5.
+    request = PairingRequest(entrants=ranked(5), table_size=4, round_number=2, met_pairs=pairs((1, 3)))
+    result = swiss_pair(request)
+    assert (result.byes, grouped(result), result.rematches) == ((3,), [[1, 2, 4, 5]], 0)
+
+
+def test_tables_of_two_are_listed_by_their_best_entrant() -> None:
+    # 1 has met 2 and 3, so 1 plays 4 and 2 plays 3: table 1 is 1-4 (it holds the leader), table 2 is
+    # 2-3, although 3 ranks above 4.
+    met = pairs((1, 2), (1, 3))
+    result = swiss_pair(PairingRequest(entrants=ranked(4), table_size=2, round_number=3, met_pairs=met))
+    assert [table.entrant_ids for table in result.tables] == [(1, 4), (2, 3)]
