@@ -273,7 +273,7 @@ def _units(tables: int, feeders: int, advance: int, byes: set[int]) -> list[list
         else:
             parents = {node // feeders for node in below}
             if len(parents) != len(below):  # pragma: no cover - the byes are the top seeds' tables
-                raise AssertionError("two byes under one table of the round after")
+                raise AssertionError("two byes under one table of the round after")  # pragma: no mutate
             constrained.append(parents)
     outputs: list[list[int]] = [list(range(1, advance + 1))]
     for level in range(len(constrained) - 2, -1, -1):

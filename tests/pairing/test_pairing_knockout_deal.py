@@ -1,0 +1,50 @@
+"""How a knockout at tables of N deals the seeds when the byes hold the top ones (hand-worked from the
+rules in tournaments/pairing/knockout.py: every round's top ``advance`` are the best seeds left, the
+round-2 field is dealt serpentine over the tables ordered by their best seed, and the seeds below the
+round-2 field are dealt over the played tables with the best challenger against the weakest unit)."""
+
+from __future__ import annotations
+
+from tournaments.pairing import PairingRequest, knockout_bracket, knockout_next_round
+from tournaments.pairing.simulation import fake_entrants
+
+
+def first_round(count: int, table_size: int, advance: int) -> list[tuple[tuple[int, ...], bool]]:
+    request = PairingRequest(entrants=fake_entrants(count), table_size=table_size)
+    bracket = knockout_bracket(request, advance=advance)
+    return [(tuple(sorted(t.seeds)), t.number is not None) for t in bracket.rounds[0].tables]
+
+
+def test_fourteen_at_tables_of_six_three_advancing() -> None:
+    # 4 first-round tables feed 2 tables of 6 (12 places), then the final. 14 over 4 tables: 3 3 4 4,
+    # the tables of 3 (3 advance: byes) under the top seeds, holding seeds 1-6 as in the final of
+    # 1 4 5 | 2 3 6. The rest of the round-2 field, 7-12, is dealt serpentine over the two round-2
+    # tables, best first, turning at each end; with 3 advancing (odd) the first lap runs backwards:
+    # 7 -> table of 2, 8 9 -> table of 1, 10 11 -> table of 2, 12 -> table of 1: units 8 9 12 and
+    # 7 10 11 (round-2 tables 1 4 5 8 9 12 and 2 3 6 7 10 11, 39 each). 13 and 14 play at those
+    # tables, the better challenger (13) against the weaker unit (8 9 12).
+    assert first_round(14, 6, 3) == [
+        ((1, 4, 5), False), ((8, 9, 12, 13), True), ((2, 3, 6), False), ((7, 10, 11, 14), True)
+    ]
+
+
+def test_seventeen_at_tables_of_four_two_advancing() -> None:
+    # 8 first-round tables feed 4 tables of 4 (16 places), 2 semi-finals, the final. 17 over 8 tables:
+    # seven tables of 2 (byes) and one of 3, the one of 3 under seed 1 (the weakest unit meets the
+    # best): 15 16 17 beside 1 8. Round-2 units of the other tables as in the semi-finals 1 4 5 8 |
+    # 2 3 6 7: 4 5, 2 7, 3 6; then 9-14 go serpentine over them by best seed (2 7, 3 6, 4 5), forwards
+    # with 2 advancing (even): 9 -> 2 7, 10 -> 3 6, 11 12 -> 4 5, 13 -> 3 6, 14 -> 2 7. Inside each
+    # round-2 table its four seeds are dealt the same way over its two first-round tables: 4 12 | 5 11.
+    assert first_round(17, 4, 2) == [
+        ((1, 8), False), ((15, 16, 17), True), ((4, 12), False), ((5, 11), False),
+        ((2, 14), False), ((7, 9), False), ((3, 13), False), ((6, 10), False),
+    ]
+
+
+def test_later_rounds_have_no_byes() -> None:
+    # after round 1 everyone left sits at a table: the final and the third-place table of 4 entrants
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2))
+    semis = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    final = knockout_next_round(bracket, semis, round_number=1)
+    assert final.byes == ()
+    assert sorted(sorted(t.entrant_ids) for t in final.tables) == [[1, 2], [3, 4]]
