@@ -5,7 +5,7 @@ round-2 field are dealt over the played tables with the best challenger against 
 
 from __future__ import annotations
 
-from tournaments.pairing import PairingRequest, knockout_bracket, knockout_next_round
+from tournaments.pairing import PairingRequest, knockout_bracket, knockout_next_round, knockout_places
 from tournaments.pairing.simulation import fake_entrants
 
 
@@ -48,3 +48,19 @@ def test_later_rounds_have_no_byes() -> None:
     final = knockout_next_round(bracket, semis, round_number=1)
     assert final.byes == ()
     assert sorted(sorted(t.entrant_ids) for t in final.tables) == [[1, 2], [3, 4]]
+
+
+def test_seven_with_placements_the_first_round_losers_share_fifth_to_seventh() -> None:
+    # 7 at tables of 2: seed 1 has a bye, 4-5, 2-7 and 3-6 play. Those who go out in a first round with
+    # a bye share their places (knockout_bracket): no placement table for the losers 7 and 6, who
+    # would otherwise play for 6th while 5 waited. Played to form: 5, 6 and 7 share 5th-7th.
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(7), table_size=2), placements=True)
+    assert [t.kind for t in bracket.rounds[1].tables] == ["main", "main"]
+    result = bracket.first_round
+    finished: dict[int, dict[int, tuple[int, ...]]] = {}
+    for round_number in range(1, len(bracket.rounds) + 1):
+        finished[round_number] = {t.number: tuple(sorted(t.entrant_ids)) for t in result.tables}
+        if round_number < len(bracket.rounds):
+            result = knockout_next_round(bracket, finished[round_number], round_number=round_number)
+    places = knockout_places(bracket, finished)
+    assert places == {1: (1, 1), 2: (2, 2), 3: (3, 3), 4: (4, 4), 5: (5, 7), 6: (5, 7), 7: (5, 7)}
