@@ -64,3 +64,40 @@ def test_seven_with_placements_the_first_round_losers_share_fifth_to_seventh() -
             result = knockout_next_round(bracket, finished[round_number], round_number=round_number)
     places = knockout_places(bracket, finished)
     assert places == {1: (1, 1), 2: (2, 2), 3: (3, 3), 4: (4, 4), 5: (5, 7), 6: (5, 7), 7: (5, 7)}
+
+
+def test_eight_at_tables_of_three_the_last_lap_runs_back_to_seed_one() -> None:
+    # 3 first-round tables feed a final of 3; 8 entrants: 2 3 3, the table of 2 the top seed's. Seeds
+    # dealt lap by lap, turning at each end: 1 2 3, then 6 5 4 back, and the last lap (the weakest
+    # seeds) runs back to seed 1 as well: 8 -> seed 2's table, 7 -> seed 3's (seed 1's is full).
+    assert first_round(8, 3, 1) == [((1, 6), True), ((2, 5, 8), True), ((3, 4, 7), True)]
+
+
+def test_eleven_at_tables_of_three_round_two_is_the_standard_draw_where_the_byes_allow() -> None:
+    # 9 first-round tables feed 3 round-2 tables of 3 and a final. 11 entrants: seven byes (seeds 1-7)
+    # and two tables of 2. The byes fill round 2 as 1 6 7 | 2 5 _ | 3 4 _; the played tables' units
+    # 8 and 9 complete it as the standard draw of 9 has them (2 5 8, 3 4 9), and 10 and 11 meet them
+    # with the better challenger (10) against the weaker unit (9): 8-11 under 2 5, 9-10 under 3 4.
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(11), table_size=3))
+    tables = bracket.rounds[0].tables
+    assert [tuple(sorted(t.seeds)) for t in tables if t.number is not None] == [(8, 11), (9, 10)]
+    under = [sorted(s for t in tables[i : i + 3] for s in t.seeds if s <= 9) for i in (0, 3, 6)]
+    assert under == [[1, 6, 7], [2, 5, 8], [3, 4, 9]]
+
+
+def test_five_at_tables_of_three_still_play_for_third_place() -> None:
+    # 5 at tables of 3, one advancing: seed 1 has a bye, 2 5 and 3 4 play; the final is 1 2 3. The
+    # third-place table (the two seconds: 5 and 4) is played although round 1 was uneven: the rule
+    # that losers after a bye share their places is for placement tables, not for third place.
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(5), table_size=3))
+    assert [(t.position, t.kind, t.best_place) for t in bracket.rounds[1].tables] == [
+        (1, "main", 1), (2, "third_place", 4)
+    ]
+    semis = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    final = knockout_next_round(bracket, semis, round_number=1)
+    assert [sorted(t.entrant_ids) for t in final.tables] == [[1, 2, 3], [4, 5]]
+
+
+def test_a_final_of_three_entrants_at_tables_of_two_is_at_position_one() -> None:
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(3), table_size=2))
+    assert [(t.position, t.kind) for t in bracket.rounds[1].tables] == [(1, "main")]
