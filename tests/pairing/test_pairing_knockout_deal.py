@@ -101,3 +101,12 @@ def test_five_at_tables_of_three_still_play_for_third_place() -> None:
 def test_a_final_of_three_entrants_at_tables_of_two_is_at_position_one() -> None:
     bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(3), table_size=2))
     assert [(t.position, t.kind) for t in bracket.rounds[1].tables] == [(1, "main")]
+
+
+def test_the_third_place_table_decides_its_places_while_the_final_is_still_on() -> None:
+    # 4 at tables of 2: semi-finals 1-4 and 2-3; in round 2 the final (table 1) is still being played
+    # when the third-place table (table 2) reports 3 before 4: their places are known, the finalists'
+    # are not.
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2))
+    results = {1: {1: (1, 4), 2: (2, 3)}, 2: {2: (3, 4)}}
+    assert knockout_places(bracket, results) == {3: (3, 3), 4: (4, 4)}

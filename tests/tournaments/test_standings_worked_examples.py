@@ -207,3 +207,10 @@ def test_a_bye_in_a_placing_game_changes_no_marble_difference() -> None:
     bye = PlayedGame(key=1, lines=(GameLine(3, 1, 2.0),), max_points=2, is_bye=True)
     (row,) = compute_standings([3], [bye], ["match_points"])
     assert (row.values["match_points"], row.values["marble_difference"]) == (2, 0)
+
+
+def test_a_clear_winner_over_a_shared_second_place_has_won_the_game() -> None:
+    # three entrants: 1 first alone, 2 and 3 share second: 1's game counts as won, nobody else's
+    game = PlayedGame(key=1, max_points=2, lines=(GameLine(1, 1, 2.0), GameLine(2, 2, 0.5), GameLine(3, 2, 0.5)))
+    rows = {row.entrant_id: row.values for row in compute_standings([1, 2, 3], [game], ["match_points"])}
+    assert [rows[i]["games_won"] for i in (1, 2, 3)] == [1, 0, 0]

@@ -323,7 +323,7 @@ def _serpentine(
     while items:
         open_bins = [index for index in lap if len(dealt[index]) < room[index]]
         if not open_bins:
-            raise AssertionError("more items than room")  # pragma: no cover - the callers count
+            raise AssertionError("more items than room")  # pragma: no cover, no mutate - the callers count
         for index in open_bins:
             if not items:
                 break
