@@ -5,7 +5,13 @@ round-2 field are dealt over the played tables with the best challenger against 
 
 from __future__ import annotations
 
-from tournaments.pairing import PairingRequest, knockout_bracket, knockout_next_round, knockout_places
+from tournaments.pairing import (
+    PairingRequest,
+    knockout_bracket,
+    knockout_next_round,
+    knockout_places,
+    stage_knockout,
+)
 from tournaments.pairing.simulation import fake_entrants
 
 
@@ -110,3 +116,11 @@ def test_the_third_place_table_decides_its_places_while_the_final_is_still_on() 
     bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2))
     results = {1: {1: (1, 4), 2: (2, 3)}, 2: {2: (3, 4)}}
     assert knockout_places(bracket, results) == {3: (3, 3), 4: (4, 4)}
+
+
+def test_a_stage_knockout_seeds_by_place_and_group_whatever_the_entrant_ids() -> None:
+    # Swiss standings 40, 7, 23, 5 (ids against the order): seeds 1-4 are 40, 7, 23, 5, so the
+    # semi-finals are 40 v 5 and 7 v 23 (1 v 4, 2 v 3), not by id
+    bracket = stage_knockout([[40, 7, 23, 5]], qualifiers=4)
+    assert bracket.seeding == (40, 7, 23, 5)
+    assert sorted(sorted(t.entrant_ids) for t in bracket.first_round.tables) == [[5, 40], [7, 23]]
