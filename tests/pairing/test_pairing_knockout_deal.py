@@ -124,3 +124,10 @@ def test_a_stage_knockout_seeds_by_place_and_group_whatever_the_entrant_ids() ->
     bracket = stage_knockout([[40, 7, 23, 5]], qualifiers=4)
     assert bracket.seeding == (40, 7, 23, 5)
     assert sorted(sorted(t.entrant_ids) for t in bracket.first_round.tables) == [[5, 40], [7, 23]]
+
+
+def test_the_bracket_records_its_table_size() -> None:
+    # the final-places page labels tables of 3 or more by it (tournaments/views/final_places.py)
+    request = PairingRequest(entrants=fake_entrants(8), table_size=4)
+    assert knockout_bracket(request, advance=2).table_size == 4
+    assert stage_knockout([[1, 2, 3, 4, 5, 6]], qualifiers=6, table_size=3).table_size == 3
