@@ -5,7 +5,10 @@ round-2 field are dealt over the played tables with the best challenger against 
 
 from __future__ import annotations
 
+import pytest
+
 from tournaments.pairing import (
+    PairingError,
     PairingRequest,
     knockout_bracket,
     knockout_next_round,
@@ -131,3 +134,30 @@ def test_the_bracket_records_its_table_size() -> None:
     request = PairingRequest(entrants=fake_entrants(8), table_size=4)
     assert knockout_bracket(request, advance=2).table_size == 4
     assert stage_knockout([[1, 2, 3, 4, 5, 6]], qualifiers=6, table_size=3).table_size == 3
+
+
+def test_results_of_tables_1_and_2_of_an_eight_knockout_need_the_round_number() -> None:
+    # 8 at tables of 2: round 1 has tables 1-4, the semi-finals tables 1 and 2, the final and the
+    # third-place table 1 and 2 again: results for tables 1 and 2 alone could be any of the rounds
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(8), table_size=2))
+    with pytest.raises(PairingError) as raised:
+        knockout_next_round(bracket, {1: (1, 4), 2: (2, 3)})
+    assert str(raised.value) == "Cannot tell which knockout round these results belong to; pass round_number."
+
+
+def test_later_rounds_have_no_byes_when_seats_are_balanced_either() -> None:
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(4), table_size=2))
+    semis = {t.number: tuple(sorted(t.entrant_ids)) for t in bracket.first_round.tables}
+    final = knockout_next_round(bracket, semis, round_number=1, entrants=fake_entrants(4))
+    assert final.byes == ()
+
+
+def test_a_stage_knockout_passes_on_advance_and_placements() -> None:
+    # 16 qualifiers at tables of 4, 2 advancing, every place played for: 4 first-round tables, 2
+    # semi-finals, the final. The 3rd and 4th of round 1 play on for 9th-16th at placement tables,
+    # and after the semi-finals for 9th-12th and 13th-16th; the semi-finals' 3rd and 4th play for 5th.
+    bracket = stage_knockout([list(range(1, 17))], qualifiers=16, table_size=4, advance=2, placements=True)
+    assert [[(t.kind, t.best_place) for t in r.tables] for r in bracket.rounds[1:]] == [
+        [("main", 1), ("main", 1), ("placement", 9), ("placement", 9)],
+        [("main", 1), ("third_place", 5), ("placement", 9), ("placement", 13)],
+    ]
