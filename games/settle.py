@@ -26,13 +26,12 @@ from tournaments.profiles import PLACING, GameProfile
 
 def final_position(doc: dict[str, Any]) -> dict[str, Any] | None:
     """The last snapshot of a valid record (rules.core.trace.final_snapshot), None for an invalid one."""
-    snapshot = final_snapshot(doc)
-    return snapshot if isinstance(snapshot, dict) else None
+    return final_snapshot(doc)
 
 
-def _competition_ranks(keys: Sequence[tuple[Any, ...]]) -> list[int]:
+def _competition_ranks(keys: dict[int, tuple[Any, ...]]) -> dict[int, int]:
     """1 + the number of strictly better keys (smaller is better): 1, 2, 2, 4."""
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    return {entrant: 1 + sum(1 for other in keys.values() if other < key) for entrant, key in keys.items()}
 
 
 def _tock_key(snapshot: dict[str, Any], seat: int) -> tuple[Any, ...]:
@@ -107,19 +106,20 @@ def table_result(
         return {"kind": "normal", "scores": scores, "winner": winner}
     key_of = PLACING_KEYS.get(profile.game)
     phases = derived.get("phases")
-    keys: list[tuple[Any, ...]] = []
-    for entrant in entrants:
+
+    def closeness(entrant: int) -> tuple[Any, ...]:
+        """How close a non-winner came (smaller is better); its best seat counts."""
         seats = [s for s, e in enumerate(seat_entrants) if e == entrant]
-        if entrant == winner:
-            keys.append((0,))
-        elif profile.game == "taki" and isinstance(phases, list):
-            keys.append((1, *min(taki_phase_key(phases, snapshot, s) for s in seats)))
-        elif snapshot is None or key_of is None:
-            keys.append((1,))
-        else:
-            keys.append((1, *min(key_of(snapshot, s) for s in seats)))
-    ranks = _competition_ranks(keys)
-    return {"kind": "normal", "placings": dict(zip(entrants, ranks, strict=True)), "winner": winner}
+        if profile.game == "taki" and isinstance(phases, list):
+            return min(taki_phase_key(phases, snapshot, s) for s in seats)
+        if snapshot is None or key_of is None:
+            return ()  # nothing to tell them apart: they share second place
+        return min(key_of(snapshot, s) for s in seats)
+
+    # the winner is first; the others are ranked among themselves, from second place on
+    behind = _competition_ranks({entrant: closeness(entrant) for entrant in entrants if entrant != winner})
+    placings = {entrant: 1 + behind.get(entrant, 0) for entrant in entrants}
+    return {"kind": "normal", "placings": placings, "winner": winner}
 
 
 def result_matches(expected: dict[str, Any], lines: Sequence[dict[str, Any]]) -> bool:

@@ -139,29 +139,40 @@ def run_target(target: Target, sample: int, seed: int) -> None:
         chosen = sorted(random.Random(seed).sample(names, min(sample, len(names))))
         print(f"[{target.name}] {len(chosen)} of {len(names)} mutants (seed {seed})", flush=True)
         mutmut(target, "run", "--max-children", "1", *chosen)
-        (target.work / "sample.json").write_text(json.dumps({"seed": seed, "mutants": chosen}))
+        run = {"seed": seed, "mutants": chosen}
     else:
         mutmut(target, "run", "--max-children", "1")
-    print(f"[{target.name}] done in {time.monotonic() - started:.0f} s", flush=True)
+        run = {"seed": None, "mutants": None}
+    seconds = time.monotonic() - started
+    (target.work / "sample.json").write_text(json.dumps({**run, "seconds": round(seconds)}))
+    print(f"[{target.name}] done in {seconds:.0f} s", flush=True)
 
 
 def report(targets: list[Target]) -> list[str]:
-    lines = [f"{'module':<34} {'mutants':>7} {'killed':>6} {'survived':>8} {'kill rate':>9}"]
+    """One line per module: the sample (seed, size of the sample of all mutants, or "all"), the counts,
+    the kill rate and the run's wall time; then the survivors."""
+    columns = f"{'seed':>6} {'sample':>9} {'killed':>6} {'survived':>8} {'kill rate':>9} {'time':>6}"
+    lines = [f"{'module':<34} {columns}"]
     survivors: list[str] = []
     for target in targets:
         found = statuses(target)
+        every = len(found)
         sample_file = target.work / "sample.json"
-        if sample_file.exists():
-            chosen = set(json.loads(sample_file.read_text())["mutants"])
+        run = json.loads(sample_file.read_text()) if sample_file.exists() else {}
+        if run.get("mutants") is not None:
+            chosen = set(run["mutants"])
             found = {name: status for name, status in found.items() if name in chosen}
         checked = {name: status for name, status in found.items() if status != "not checked"}
         if not checked:
-            lines.append(f"{target.path:<34} {'not run':>7}")
+            lines.append(f"{target.path:<34} {'not run':>6}")
             continue
         killed = sum(status in KILLED for status in checked.values())
+        seed = "-" if run.get("seed") is None else str(run["seed"])
+        sample = f"{len(checked)}/{every}" if len(checked) < every else f"all {every}"
+        seconds = f"{run['seconds']} s" if "seconds" in run else "?"
         lines.append(
-            f"{target.path:<34} {len(checked):>7} {killed:>6} {len(checked) - killed:>8}"
-            f" {100 * killed / len(checked):>8.1f}%"
+            f"{target.path:<34} {seed:>6} {sample:>9} {killed:>6} {len(checked) - killed:>8}"
+            f" {100 * killed / len(checked):>8.1f}% {seconds:>6}"
         )
         survivors += [
             f"  {target.name}: {name} ({status})"

@@ -36,8 +36,8 @@ def test_a_missing_stack_or_hand_counts_as_empty() -> None:
                                seat_entrants=[5, 6, 7], snapshot={"stacks": [[], ["a"]]})
     assert zack is not None and zack["placings"] == {5: 1, 6: 3, 7: 2}
     taki = settle.table_result(profile=profile_for("taki", {"seats": 3}), derived={"winners": [0]},
-                               seat_entrants=[5, 6, 7], snapshot={"hands": [[], ["a", "b"]]})
-    assert taki is not None and taki["placings"] == {5: 1, 6: 3, 7: 2}
+                               seat_entrants=[5, 6, 7], snapshot={"hands": [[], ["a"]]})
+    assert taki is not None and taki["placings"] == {5: 1, 6: 3, 7: 2}  # no hand: 0 cards, ahead of 1 card
     tock = settle.table_result(profile=profile_for("tock", {"mode": "ffa", "seats": 3}), derived={"winners": [0]},
                                seat_entrants=[5, 6, 7], snapshot={"home_count": [4, 1]})
     assert tock is not None and tock["placings"] == {5: 1, 6: 2, 7: 3}
@@ -95,3 +95,45 @@ def test_a_tock_seat_missing_from_the_final_position_counts_as_no_marble_home() 
     tock = settle.table_result(profile=profile_for("tock", {"mode": "ffa", "seats": 3}), derived={"winners": [0]},
                                seat_entrants=[5, 6, 7], snapshot={"home_count": [4, 0]})
     assert tock is not None and tock["placings"] == {5: 1, 6: 2, 7: 2}
+
+
+PHASE_GAME = {"seats": 4, "tournament": True}
+
+
+def test_taki_phase_game_from_a_real_final_position_ranks_by_phase_before_cards() -> None:
+    # A complete 4-seat TAKI phase game (random play, seed 4): seat 0 wins; the others reached phases
+    # 6, 5, 5 and hold 3, 4, 5 cards. The phase comes first (lower is better): seats 2 and 3 (phase 5)
+    # before seat 1 (phase 6) although seat 1 holds the fewest cards; between 2 and 3, fewer cards.
+    record = get_engine("taki").random_record(dict(PHASE_GAME), random.Random(4))
+    snapshot = settle.final_position(record)
+    assert snapshot is not None
+    assert record["result"] == {"winners": [0], "phases": [1, 6, 5, 5]}
+    assert [len(hand) for hand in snapshot["hands"]] == [0, 3, 4, 5]
+    result = settle.table_result(profile=profile_for("taki", PHASE_GAME), derived=record["result"],
+                                 seat_entrants=[5, 6, 7, 8], snapshot=snapshot)
+    assert result == {"kind": "normal", "placings": {5: 1, 6: 4, 7: 2, 8: 3}, "winner": 5}
+
+
+def test_taki_phase_game_equal_phase_and_cards_share_a_place() -> None:
+    # seed 5: phases 1, 2, 2, 2 and 0, 2, 4, 4 cards: seat 1 second, seats 2 and 3 share third
+    record = get_engine("taki").random_record(dict(PHASE_GAME), random.Random(5))
+    snapshot = settle.final_position(record)
+    assert snapshot is not None
+    assert record["result"] == {"winners": [0], "phases": [1, 2, 2, 2]}
+    assert [len(hand) for hand in snapshot["hands"]] == [0, 2, 4, 4]
+    result = settle.table_result(profile=profile_for("taki", PHASE_GAME), derived=record["result"],
+                                 seat_entrants=[5, 6, 7, 8], snapshot=snapshot)
+    assert result is not None and result["placings"] == {5: 1, 6: 2, 7: 3, 8: 3}
+
+
+def test_taki_phase_game_a_seat_without_a_phase_comes_last_and_missing_hands_count_as_empty() -> None:
+    # seat 3 has no phase: behind every seat that has one, though it holds no cards; seat 2 has no hand:
+    # 0 cards, ahead of seat 1 at the same phase 4 with one card
+    profile = profile_for("taki", PHASE_GAME)
+    result = settle.table_result(profile=profile, derived={"winners": [0], "phases": [1, 4, 4]},
+                                 seat_entrants=[5, 6, 7, 8], snapshot={"hands": [[], ["a"]]})
+    assert result is not None and result["placings"] == {5: 1, 6: 3, 7: 2, 8: 4}
+    # without a final position the cards are unknown: the phase alone decides, equal phases share
+    blind = settle.table_result(profile=profile, derived={"winners": [0], "phases": [1, 3, 2, 3]},
+                                seat_entrants=[5, 6, 7, 8], snapshot=None)
+    assert blind is not None and blind["placings"] == {5: 1, 6: 3, 7: 2, 8: 3}

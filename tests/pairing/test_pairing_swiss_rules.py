@@ -3,12 +3,13 @@ warning, and fields of more than one block (over 48 entrants) whose blocks canno
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from tournaments.pairing import PairingEntrant, PairingRequest, swiss_pair
 from tournaments.pairing.costs import PairCosts
-from tournaments.pairing.swiss import finish_round, match_pairs
-from tournaments.pairing.values import PairingWarning
+from tournaments.pairing.swiss import finish_round, match_pairs, rematch_free_tables
+from tournaments.pairing.values import PairingResult, PairingWarning
 
 
 def pairs(*pairs: tuple[int, int]) -> frozenset[frozenset[int]]:
@@ -204,3 +205,122 @@ def test_the_only_entrant_without_a_bye_gets_it_even_when_ranked_first() -> None
     result = swiss_pair(PairingRequest(entrants=entrants, table_size=2, round_number=5))
     assert result.byes == (1,)
     assert not [w for w in result.warnings if w.code == "second_bye"]
+
+
+# ---- tables of 3 or N: before a rematch is accepted, other fair byes, smaller tables, an exact search
+
+
+def ranked(count: int) -> tuple[PairingEntrant, ...]:
+    """Entrants 1..count in standings order (1 leads: count - 1 points, the last 0); no byes yet."""
+    return tuple(PairingEntrant(id=i, score=float(count - i), rank=i) for i in range(1, count + 1))
+
+
+def grouped(result: PairingResult) -> list[list[int]]:
+    return sorted(sorted(table.entrant_ids) for table in result.tables)
+
+
+def test_tables_of_three_pass_a_bye_that_forces_a_rematch_to_another_entrant_without_a_bye() -> None:
+    # Seven entrants at tables of 3 (two tables, one bye); 1, 2 and 3 have shared a table. The bye is
+    # due to 7, then 6, 5, 4 (nobody has had one): with any of them out, 1, 2 and 3 are three of six
+    # entrants at two tables, so two of them meet again. With 3 out, 1 and 2 go to different tables.
+    # The closest scores (6 5 4 3 2 1 0 points for 1..7): 1 4 5 | 2 6 7, squared differences
+    # 9 + 16 + 1 and 16 + 25 + 1 = 68 (1 4 6 | 2 5 7: 76, 1 6 7 | 2 4 5: 76, the rest 80).
+    met = pairs((1, 2), (1, 3), (2, 3))
+    result = swiss_pair(PairingRequest(entrants=ranked(7), table_size=3, round_number=3, met_pairs=met))
+    assert result.byes == (3,)
+    assert grouped(result) == [[1, 4, 5], [2, 6, 7]]
+    assert (result.rematches, result.warnings) == (0, ())
+    # Eight entrants, two byes; only 8 has had none: 8 sits out in any case, and the other bye (due
+    # to 7) passes among those with one bye, as above, to 3: the same tables (3's is a second bye).
+    entrants = tuple(PairingEntrant(id=i, score=float(8 - i), rank=i, byes=int(i != 8)) for i in range(1, 9))
+    eight = swiss_pair(PairingRequest(entrants=entrants, table_size=3, round_number=4, met_pairs=met))
+    assert (eight.byes, grouped(eight), eight.rematches) == ((8, 3), [[1, 4, 5], [2, 6, 7]], 0)
+    assert [(warning.code, warning.entrant_ids) for warning in eight.warnings] == [("second_bye", (3,))]
+
+
+def test_tables_of_three_take_the_bye_with_the_fewest_rematches_and_the_due_one_on_a_tie() -> None:
+    # Round 1 seated 1 4 5 and 2 3 6; 7 joined late. Nobody has had a bye, so it is due to 7, then 6,
+    # 5, ... With 7 out the six others are the two earlier tables: two tables of 3 from them repeat
+    # at least two pairs. With 6 out (or 5, 4, ... 1) one earlier table stays whole among the six
+    # players, but only one pair of it need meet again (e.g. 1 4 2 | 5 3 7): 1 rematch. Of those, 6's
+    # bye is the first: the due order decides among equals.
+    met = pairs((1, 4), (1, 5), (4, 5), (2, 3), (2, 6), (3, 6))
+    result = swiss_pair(PairingRequest(entrants=ranked(7), table_size=3, round_number=2, met_pairs=met))
+    assert result.byes == (6,)
+    assert result.rematches == 1
+    assert [warning.code for warning in result.warnings] == ["rematch"]
+    # and when 7 has had a bye already, the bye is due to 6: every option leaves one rematch, 6 keeps it
+    entrants = tuple(PairingEntrant(id=e.id, score=e.score, rank=e.rank, byes=int(e.id == 7))
+                     for e in ranked(7))
+    again = swiss_pair(PairingRequest(entrants=entrants, table_size=3, round_number=2, met_pairs=met))
+    assert (again.byes, again.rematches) == ((6,), 1)
+
+
+def test_smaller_tables_where_allowed_rather_than_a_rematch() -> None:
+    # Twelve entrants, tables of 4, tables of 3 allowed: three full tables. 1, 2, 3 and 4 shared a
+    # table in an earlier round; three tables cannot keep four of them apart, four tables can:
+    # 12 = 3 + 3 + 3 + 3, each with one of 1..4. (No bye either way.)
+    met = pairs(*itertools.combinations((1, 2, 3, 4), 2))
+    result = swiss_pair(PairingRequest(entrants=ranked(12), table_size=4, min_table_size=3, round_number=2,
+                                       met_pairs=met))
+    assert sorted(len(table.entrant_ids) for table in result.tables) == [3, 3, 3, 3]
+    assert [len({1, 2, 3, 4} & set(table.entrant_ids)) for table in result.tables] == [1, 1, 1, 1]
+    assert (result.byes, result.rematches) == ((), 0)
+    # Sixteen entrants, four tables of 4; 1 to 5 have all met each other: five tables (4 3 3 3 3)
+    # part them, four cannot.
+    met5 = pairs(*itertools.combinations((1, 2, 3, 4, 5), 2))
+    sixteen = swiss_pair(PairingRequest(entrants=ranked(16), table_size=4, min_table_size=3, round_number=4,
+                                        met_pairs=met5))
+    assert sorted(len(table.entrant_ids) for table in sixteen.tables) == [3, 3, 3, 3, 4]
+    assert [len({1, 2, 3, 4, 5} & set(table.entrant_ids)) for table in sixteen.tables] == [1, 1, 1, 1, 1]
+    assert (sixteen.byes, sixteen.rematches) == ((), 0)
+    # without tables of 3 the rematch stays (one pair of them meets again)
+    strict = swiss_pair(PairingRequest(entrants=ranked(12), table_size=4, round_number=2, met_pairs=met))
+    assert len(strict.tables) == 3 and strict.rematches == 1
+
+
+def test_a_rematch_free_grouping_the_local_search_misses_is_found_by_the_exact_search() -> None:
+    # Eight entrants at two tables of 4 (3 3 3 2 1 1 1 0 points); met: 3-4, 4-5, 5-8, 6-7, 7-8. Swapping
+    # pairs between the score-ordered tables 1 2 3 4 | 5 6 7 8 gets stuck at one rematch; the one
+    # grouping without a rematch, 1 3 5 7 | 2 4 6 8, is found by the exhaustive search.
+    scores = [3, 3, 3, 2, 1, 1, 1, 0]
+    entrants = tuple(PairingEntrant(id=i, score=float(s), rank=i) for i, s in enumerate(scores, start=1))
+    result = swiss_pair(PairingRequest(entrants=entrants, table_size=4, round_number=3,
+                                       met_pairs=pairs((3, 4), (4, 5), (5, 8), (6, 7), (7, 8))))
+    assert grouped(result) == [[1, 3, 5, 7], [2, 4, 6, 8]]
+    assert (result.byes, result.rematches) == ((), 0)
+
+
+def test_rematch_free_tables_searches_in_order_skips_met_pairs_and_stops_at_its_node_limit() -> None:
+    def costs(met: frozenset[frozenset[int]]) -> PairCosts:
+        return PairCosts(PairingRequest(entrants=ranked(7), table_size=3, met_pairs=met))
+
+    # nobody has met: the first try works, 1 2 3 then 4 5 6: two tables tried
+    assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], costs(frozenset())) == [[1, 2, 3], [4, 5, 6]]
+    nobody = costs(frozenset())
+    assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], nobody, node_limit=2) == [[1, 2, 3], [4, 5, 6]]
+    assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], nobody, node_limit=1) is None
+    # larger tables first: 4 then 3
+    assert rematch_free_tables([1, 2, 3, 4, 5, 6, 7], [3, 4], costs(frozenset())) == [[1, 2, 3, 4], [5, 6, 7]]
+    # 1 has met 4, 2 has met 3: 1 2 3 (2-3) is skipped and the search goes on to 1 2 5, then 3 4 6
+    met = pairs((1, 4), (2, 3))
+    assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], costs(met)) == [[1, 2, 5], [3, 4, 6]]
+    # 1, 2 and 3 have all met: two tables of 3 cannot part them
+    assert rematch_free_tables([1, 2, 3, 4, 5, 6], [3, 3], costs(pairs((1, 2), (1, 3), (2, 3)))) is None
+
+
+
+def test_a_rematch_anywhere_at_the_table_counts_and_moves_the_bye() -> None:
+    # Five entrants at one table of 4 (one bye); 1 and 3 have met. The bye is due to 5, then 4: either
+    # way 1 and 3 (first and third in the standings) sit at the one table. With 3 out: 1 2 4 5.
+    request = PairingRequest(entrants=ranked(5), table_size=4, round_number=2, met_pairs=pairs((1, 3)))
+    result = swiss_pair(request)
+    assert (result.byes, grouped(result), result.rematches) == ((3,), [[1, 2, 4, 5]], 0)
+
+
+def test_tables_of_two_are_listed_by_their_best_entrant() -> None:
+    # 1 has met 2 and 3, so 1 plays 4 and 2 plays 3: table 1 is 1-4 (it holds the leader), table 2 is
+    # 2-3, although 3 ranks above 4.
+    met = pairs((1, 2), (1, 3))
+    result = swiss_pair(PairingRequest(entrants=ranked(4), table_size=2, round_number=3, met_pairs=met))
+    assert [table.entrant_ids for table in result.tables] == [(1, 4), (2, 3)]

@@ -71,3 +71,34 @@ def test_ranks_follow_match_points_and_points_are_conserved(data: tuple) -> None
     distributed = sum(line.match_points for game in games for line in game.lines)
     assert abs(sum(points) - distributed) < 1e-3  # values are rounded to 6 decimals
     assert sum(r.games_played for r in rows) == sum(len(g.lines) for g in games)
+
+
+def test_standings_do_not_depend_on_the_order_of_a_tables_lines() -> None:
+    # The lines of a table come from the database in no fixed order: here by entrant, up and down.
+    # Eight entrants, four rounds of two four-entrant tables worth 2, 1, 0, 0 (ties share the mean):
+    #   t1: 2 6 first, 3, 4        t2: 5, 8 1 second, 7       t3: 3 5 first, 6, 8
+    #   t4: 1, 4 2 7 second        t5: 4 7 first, 6 8 third   t6: 3, 2, 1 5 third
+    #   t7: 4 6 2 first, 1         t8: 5 7 8 3 first
+    # Match points: 1: 5/2, 2: 23/6, 3: 17/4, 4: 17/6, 5: 17/4, 6: 5/2, 7: 31/12, 8: 5/4; over the
+    # 8 available, with the floor 1/3, the match-win percentages are 1, 6, 7, 8: 1/3; 2: 23/48;
+    # 3, 5: 17/32; 4: 17/48. Entrant 7 met 5 8 1, 1 4 2, 4 6 8, 5 8 3:
+    # (3 * 17/32 + 6 * 1/3 + 2 * 17/48 + 23/48) / 12 = 51/128 = 0.3984375, exactly halfway between
+    # two six-decimal values: a float sum taken in another order lands on either side.
+    def table(key: int, lines: list[tuple[int, int]]) -> PlayedGame:
+        placings = [placing for _, placing in lines]
+        points = placing_match_points(placings, [2, 1, 0, 0])
+        return PlayedGame(key=key, max_points=2, lines=tuple(
+            GameLine(e, p, m) for (e, p), m in zip(lines, points, strict=True)))
+
+    tables = [
+        [(2, 1), (6, 1), (3, 3), (4, 4)], [(5, 1), (8, 2), (1, 2), (7, 4)], [(3, 1), (5, 1), (6, 3), (8, 4)],
+        [(1, 1), (4, 2), (2, 2), (7, 2)], [(4, 1), (7, 1), (6, 3), (8, 3)], [(3, 1), (2, 2), (1, 3), (5, 3)],
+        [(4, 1), (6, 1), (2, 1), (1, 4)], [(5, 1), (7, 1), (8, 1), (3, 1)],
+    ]
+    ids = list(range(1, 9))
+    forward = compute_standings(ids, [table(k, sorted(lines)) for k, lines in enumerate(tables)], list(TIEBREAKS))
+    backward = compute_standings(ids, [table(k, sorted(lines, reverse=True)) for k, lines in enumerate(tables)],
+                                 list(TIEBREAKS))
+    assert forward == backward
+    seventh = next(row for row in forward if row.entrant_id == 7)
+    assert seventh.values["opponents_match_win_pct"] in (0.398437, 0.398438)

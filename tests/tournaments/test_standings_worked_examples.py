@@ -184,6 +184,18 @@ def test_values_are_given_to_six_decimals() -> None:
         assert row.values["opponents_match_win_pct"] == 0.333333
 
 
+def test_marble_difference_is_given_to_six_decimals() -> None:
+    # A four-entrant table, scores 2, 1, 0, 0: each line's own score minus the mean of the other three.
+    # 1: 2 - (1 + 0 + 0) / 3 = 5/3; 2: 1 - (2 + 0 + 0) / 3 = 1/3; 3 and 4: 0 - (2 + 1 + 0) / 3 = -1.
+    placings = placings_from_scores([2, 1, 0, 0], None)
+    points = placing_match_points(placings, [3, 2, 1, 0])
+    game = PlayedGame(key=1, lines=tuple(
+        GameLine(e, p, m, s) for e, p, m, s in zip((1, 2, 3, 4), placings, points, (2, 1, 0, 0), strict=True)
+    ), max_points=3)
+    rows = {row.entrant_id: row.values for row in compute_standings([1, 2, 3, 4], [game], ["match_points"])}
+    assert [rows[i]["marble_difference"] for i in (1, 2, 3, 4)] == [1.666667, 0.333333, -1, -1]
+
+
 def test_placings_beyond_the_points_table_score_nothing() -> None:
     # points for the first two places only: third and fourth get 0, a tie for third shares 0
     assert placing_match_points([1, 2, 3, 4], [2, 1]) == (2.0, 1.0, 0.0, 0.0)
@@ -195,3 +207,10 @@ def test_a_bye_in_a_placing_game_changes_no_marble_difference() -> None:
     bye = PlayedGame(key=1, lines=(GameLine(3, 1, 2.0),), max_points=2, is_bye=True)
     (row,) = compute_standings([3], [bye], ["match_points"])
     assert (row.values["match_points"], row.values["marble_difference"]) == (2, 0)
+
+
+def test_a_clear_winner_over_a_shared_second_place_has_won_the_game() -> None:
+    # three entrants: 1 first alone, 2 and 3 share second: 1's game counts as won, nobody else's
+    game = PlayedGame(key=1, max_points=2, lines=(GameLine(1, 1, 2.0), GameLine(2, 2, 0.5), GameLine(3, 2, 0.5)))
+    rows = {row.entrant_id: row.values for row in compute_standings([1, 2, 3], [game], ["match_points"])}
+    assert [rows[i]["games_won"] for i in (1, 2, 3)] == [1, 0, 0]

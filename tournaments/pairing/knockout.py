@@ -104,7 +104,7 @@ def knockout_bracket(
     while size * feeders ** (rounds - 1) < count:
         rounds += 1
     slots = size * feeders ** (rounds - 1)
-    leaves = _fill(_deal(list(range(1, slots + 1)), feeders, rounds, size), count, advance, rounds, feeders)
+    leaves = _fill(_deal(list(range(1, slots + 1)), feeders, rounds), count, advance, rounds, feeders)
 
     seeded_ids = [entrant.id for entrant in ordered]
     first_tables: list[BracketTable] = []
@@ -142,7 +142,7 @@ def knockout_bracket(
     ]
 
     bracket_rounds = [
-        BracketRound(1, _round_name(len(first_tables), rounds == 1, size, slots), tuple(first_tables))
+        BracketRound(1, _round_name(len(first_tables), rounds == 1, slots), tuple(first_tables))
     ]
     previous = first_tables
     classes = [_Class(best_place=1, positions=[table.position for table in first_tables], kind=MAIN)]
@@ -186,7 +186,7 @@ def knockout_bracket(
         tables = _numbered(tables)
         main_tables = sum(1 for table in tables if table.kind == MAIN)
         name = _round_name(
-            main_tables, round_number == rounds, size, size * feeders ** (rounds - round_number)
+            main_tables, round_number == rounds, size * feeders ** (rounds - round_number)
         )
         bracket_rounds.append(BracketRound(round_number, name, tuple(tables)))
         previous = tables
@@ -203,7 +203,7 @@ def knockout_bracket(
     )
 
 
-def _deal(seeds: list[int], feeders: int, rounds: int, size: int) -> list[list[int]]:
+def _deal(seeds: list[int], feeders: int, rounds: int) -> list[list[int]]:
     """Split ``seeds`` (best first) down the tree in serpentine order; the leaves are round-1 tables."""
     if rounds == 1:
         return [seeds]
@@ -214,7 +214,7 @@ def _deal(seeds: list[int], feeders: int, rounds: int, size: int) -> list[list[i
         backwards = lap % 2 == 1 or lap == laps - 1  # the last lap (the weakest seeds) runs back to seed 1
         groups[feeders - 1 - offset if backwards else offset].append(seed)
     groups.sort(key=min)
-    return [leaf for group in groups for leaf in _deal(group, feeders, rounds - 1, size)]
+    return [leaf for group in groups for leaf in _deal(group, feeders, rounds - 1)]
 
 
 def _is_played(entrants: int, advance: int, rounds: int) -> bool:
@@ -273,7 +273,7 @@ def _units(tables: int, feeders: int, advance: int, byes: set[int]) -> list[list
         else:
             parents = {node // feeders for node in below}
             if len(parents) != len(below):  # pragma: no cover - the byes are the top seeds' tables
-                raise AssertionError("two byes under one table of the round after")
+                raise AssertionError("two byes under one table of the round after")  # pragma: no mutate
             constrained.append(parents)
     outputs: list[list[int]] = [list(range(1, advance + 1))]
     for level in range(len(constrained) - 2, -1, -1):
@@ -323,7 +323,7 @@ def _serpentine(
     while items:
         open_bins = [index for index in lap if len(dealt[index]) < room[index]]
         if not open_bins:
-            raise AssertionError("more items than room")  # pragma: no cover - the callers count
+            raise AssertionError("more items than room")  # pragma: no cover, no mutate - the callers count
         for index in open_bins:
             if not items:
                 break
@@ -332,7 +332,7 @@ def _serpentine(
     return dealt
 
 
-def _round_name(tables: int, is_final: bool, size: int, slots: int) -> str:
+def _round_name(tables: int, is_final: bool, slots: int) -> str:
     if is_final:
         return "Final"
     if tables == 2:

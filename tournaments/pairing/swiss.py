@@ -140,12 +140,15 @@ def _bye_and_size_options(
     else:
         options.append(([], list(sizes)))
     smallest = request.min_table_size
-    if smallest is not None and smallest < request.table_size:
+    if smallest is not None:
+        # One table more, as even as possible, unless one falls below the smallest size (always so at
+        # smallest == table_size). The byes are the due ones, which here are none: table_sizes gives
+        # byes only when one table more would be too small.
         playing = sum(sizes)
         more = len(sizes) + 1
         base, extra = divmod(playing, more)
         if base >= smallest:
-            options.append(([] if not bye_count else options[0][0], [base + 1] * extra + [base] * (more - extra)))
+            options.append((options[0][0], [base + 1] * extra + [base] * (more - extra)))
     return options
 
 
@@ -222,8 +225,9 @@ def match_pairs(ordered_ids: Sequence[int], costs: PairCosts) -> list[list[int]]
             pending = reopened + pending
         else:  # no rematch-free pairing of the whole field exists
             matched = _match_block(pending, costs, allow_rematch=True)
+            # the message of an assertion that cannot fail: nothing to test in its wording
             assert matched is not None, (
-                "a complete graph on an even number of entrants has a perfect matching"
+                "a complete graph on an even number of entrants has a perfect matching"  # pragma: no mutate
             )
             solved.append((pending, matched))
             pending = []

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 TIEBREAKS: tuple[str, ...] = (
     "match_points",
@@ -83,15 +83,15 @@ def placing_match_points(placings: Sequence[int], points: Sequence[float]) -> tu
     >>> placing_match_points([1, 2, 2, 4], [3, 2, 1, 0])
     (3.0, 1.5, 1.5, 0.0)
     """
-    padded = list(points) + [0.0] * max(0, len(placings) - len(points))
     counts: dict[int, int] = defaultdict(int)
     for placing in placings:
         counts[placing] += 1
     result = []
     for placing in placings:
         first = placing - 1
-        shared = padded[first : first + counts[placing]]
-        result.append(float(sum(shared)) / counts[placing] if shared else 0.0)
+        # places beyond the points table score nothing: the slice is short there, or empty
+        shared = points[first : first + counts[placing]]
+        result.append(float(sum(shared)) / counts[placing])
     return tuple(result)
 
 
@@ -103,7 +103,7 @@ def placings_from_scores(scores: Sequence[float], winner_index: int | None) -> t
     >>> placings_from_scores([6, 6, 2], None)
     (1, 1, 3)
     """
-    keys = [(1 if i == winner_index else 0, s) for i, s in enumerate(scores)]
+    keys = [(i == winner_index, s) for i, s in enumerate(scores)]  # True > False: the winner first
     return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
 
 
@@ -128,8 +128,7 @@ def compute_standings(
     # A canonical order (by table key, lines by entrant) makes every float sum, and so the result,
     # independent of the order in which the games were given.
     games = [
-        PlayedGame(key=g.key, lines=tuple(sorted(g.lines, key=lambda line: line.entrant_id)),
-                   max_points=g.max_points, is_bye=g.is_bye, score_against_bye=g.score_against_bye)
+        replace(g, lines=tuple(sorted(g.lines, key=lambda line: line.entrant_id)))
         for g in sorted(games, key=lambda g: g.key)
     ]
     points: dict[int, float] = defaultdict(float)
