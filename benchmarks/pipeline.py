@@ -126,14 +126,24 @@ def _wait_for_verdicts(before: int, count: int) -> None:
         time.sleep(0.01)
 
 
-def _measure(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict[str, Any]:
-    from games.models import GameRecord, RecordVerdict
+def _engine_rate(texts: list[str]) -> float:
+    """The engine alone on these records (text to verdict, one core): the best of three passes, so that a
+    moment of load on the shared machine does not lower the bar the pipeline is compared with."""
     from rules.core.replay import verify_bytes
 
-    started = time.perf_counter()
-    for _, text in records:
-        assert verify_bytes(text).valid
-    engine_rate = len(records) / (time.perf_counter() - started)
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for text in texts:
+            assert verify_bytes(text).valid
+        best = min(best, time.perf_counter() - started)
+    return len(texts) / best
+
+
+def _measure(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict[str, Any]:
+    from games.models import GameRecord, RecordVerdict
+
+    engine_rate = _engine_rate([text for _, text in records])
 
     before = RecordVerdict.objects.count()
     started = time.perf_counter()
@@ -182,7 +192,6 @@ def _measure_import(records: list[tuple[int, str]], organiser: Any, real: bool) 
     from django.test import Client
 
     from games.models import GameRecord, ImportBatch
-    from rules.core.replay import verify_bytes
     from tournaments.models import Table
 
     lines = []
@@ -192,10 +201,7 @@ def _measure_import(records: list[tuple[int, str]], organiser: Any, real: bool) 
         if number % 2 == 0:
             doc["meta"] = {"round": tables[table_id].round.number, "table": tables[table_id].number}
         lines.append(json.dumps(doc))
-    started = time.perf_counter()
-    for line in lines:
-        assert verify_bytes(line).valid
-    engine_rate = len(lines) / (time.perf_counter() - started)
+    engine_rate = _engine_rate(lines)
 
     client = Client()
     client.force_login(organiser)
