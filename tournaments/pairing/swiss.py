@@ -46,6 +46,7 @@ BYE_ALTERNATIVES = 6
 BYE_POOL = 12  # tables of 3 or N: fair bye holders considered when the due byes force a rematch
 BYE_OPTIONS = 40  # ... and at most this many sets of them
 REMATCH_SEARCH_NODES = 20_000
+FEWEST_SEARCH_SEATS = 60_000  # tables of 3 or N: seats tried by the fewest-rematch search, per round
 
 
 def swiss_pair(request: PairingRequest) -> PairingResult:
@@ -106,18 +107,34 @@ def _regroup_without_rematches(
     """Tables of 3 or N: before accepting a rematch, try the other fair bye holders and (where the
     profile allows smaller tables) more, smaller tables; in each option an exact search for a
     rematch-free grouping backs up the local search. The first rematch-free option wins (due byes and
-    full tables first); otherwise the option with the fewest rematches."""
+    full tables first); otherwise the option with the fewest rematches (the first of equals).
+
+    Where a rematch is left, :func:`fewest_rematch_tables` looks for fewer: in the due option for
+    the grouping with the fewest rematched pairs, then the closest scores, then the fewest club
+    clashes; in the others only for fewer rematches than the best option so far (a tie goes to the
+    earlier option anyway). All its searches of the round share ``FEWEST_SEARCH_SEATS`` seats tried.
+    """
     best = (_rematches(tables, costs), byes, tables)
-    for option_byes, option_sizes in _bye_and_size_options(candidates, len(byes), sizes, request):
+    seats_left = FEWEST_SEARCH_SEATS
+    options = _bye_and_size_options(candidates, len(byes), sizes, request)
+    for position, (option_byes, option_sizes) in enumerate(options):
         bye_set = set(option_byes)
         playing = [entrant.id for entrant in ordered if entrant.id not in bye_set]
         grouped = _group(ordered, option_byes, option_sizes, costs, spread=False)
-        if _rematches(grouped, costs):
+        count = _rematches(grouped, costs)
+        if count:
             exact = rematch_free_tables(playing, option_sizes, costs)
             if exact is not None:
-                grouped = improve_tables(exact, costs)
-        count = _rematches(grouped, costs)
-        if count < best[0]:
+                grouped, count = improve_tables(exact, costs), 0
+        most = count if position == 0 else best[0] - 1
+        if count and most:
+            found, used, _ = fewest_rematch_tables(
+                playing, option_sizes, costs, grouped, most_rematches=most, seat_limit=seats_left
+            )
+            seats_left -= used
+            if found is not None:
+                grouped, count = found, _rematches(found, costs)
+        if position == 0 or count < best[0]:
             best = (count, list(option_byes), grouped)
         if count == 0:
             break
@@ -180,6 +197,92 @@ def rematch_free_tables(
         return None
 
     return place(list(playing), list(sizes))
+
+
+class _OutOfSeats(Exception):
+    """The fewest-rematch search ran past its seat limit."""
+
+
+def fewest_rematch_tables(
+    playing: Sequence[int],
+    sizes: Sequence[int],
+    costs: PairCosts,
+    start: Sequence[Sequence[int]],
+    *,
+    most_rematches: int,
+    seat_limit: int = FEWEST_SEARCH_SEATS,
+) -> tuple[list[list[int]] | None, int, bool]:
+    """Branch and bound over every grouping of ``playing`` at tables of ``sizes``: the one with the
+    fewest rematched pairs, then the smallest sum of squared score differences, then the fewest
+    same-club or kept-apart pairs, among those with at most ``most_rematches`` rematches and better
+    than ``start`` (when ``start`` has at most that many).
+
+    Entrants are seated one at a time (the first one left opens a table, larger tables first, then
+    its companions in standings order); a partial grouping that already costs as much as the best
+    one found is dropped. Returns (the best grouping found or None, seats tried, whether the search
+    finished): after ``seat_limit`` seats it stops with what it has, which is still better than
+    ``start``, but not proven the best.
+    """
+    scores = [costs.scores[entrant] for entrant in playing] or [0.0]
+    widest = max(scores) - min(scores)
+    pair_count = sum(size * (size - 1) // 2 for size in sizes)
+    score_weight = pair_count + 1  # more than every club clash of a grouping together
+    rematch_weight = score_weight * (round(widest * widest * 100) * pair_count + 1)
+    cache: dict[tuple[int, int], int] = {}
+
+    def pair(first: int, second: int) -> int:
+        key = (first, second) if first < second else (second, first)
+        cost = cache.get(key)
+        if cost is None:
+            difference = costs.scores[first] - costs.scores[second]
+            cost = score_weight * round(difference * difference * 100)
+            cost += rematch_weight * costs.is_rematch(first, second) + costs.is_conflict(first, second)
+            cache[key] = cost
+        return cost
+
+    def grouping_cost(tables: Sequence[Sequence[int]]) -> int:
+        return sum(pair(a, b) for table in tables for a, b in itertools.combinations(table, 2))
+
+    bound = (most_rematches + 1) * rematch_weight  # a grouping must cost less than this ...
+    bound = min(bound, grouping_cost(start))  # ... and less than the start
+    best: list[list[int]] | None = None
+    seats = 0
+    tables: list[list[int]] = []
+
+    def open_table(left: list[int], sizes_left: list[int], cost: int) -> None:
+        nonlocal bound, best
+        if not left:
+            bound, best = cost, [list(table) for table in tables]
+            return
+        for size in sorted(set(sizes_left), reverse=True):
+            after = list(sizes_left)
+            after.remove(size)
+            tables.append([left[0]])
+            seat(left[1:], 0, size, after, cost)
+            tables.pop()
+
+    def seat(rest: list[int], start_at: int, size: int, sizes_left: list[int], cost: int) -> None:
+        nonlocal seats
+        table = tables[-1]
+        if len(table) == size:
+            open_table([entrant for entrant in rest if entrant not in table], sizes_left, cost)
+            return
+        for index in range(start_at, len(rest) - (size - len(table)) + 1):
+            seats += 1
+            if seats > seat_limit:
+                raise _OutOfSeats
+            candidate = rest[index]
+            added = cost + sum(pair(candidate, member) for member in table)
+            if added < bound:
+                table.append(candidate)
+                seat(rest, index + 1, size, sizes_left, added)
+                table.pop()
+
+    try:
+        open_table(list(playing), list(sizes), 0)
+    except _OutOfSeats:
+        return best, seat_limit, False
+    return best, seats, True
 
 
 def _match_with_bye_choice(
