@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from tournaments.pairing import PairingEntrant, PairingRequest, swiss_pair
+from tournaments.pairing import PairingEntrant, PairingRequest, swiss, swiss_pair
 from tournaments.pairing.costs import PairCosts
-from tournaments.pairing import swiss
 from tournaments.pairing.ordering import bye_candidates, standings_order, table_sizes
-from tournaments.pairing.swiss import finish_round, fewest_rematch_tables, match_pairs, rematch_free_tables
+from tournaments.pairing.swiss import fewest_rematch_tables, finish_round, match_pairs, rematch_free_tables
 from tournaments.pairing.values import PairingResult, PairingWarning
 
 
