@@ -433,6 +433,27 @@ def test_fewest_rematch_tables_search_under_their_caps_and_their_seat_limit() ->
     assert fewest_rematch_tables(playing, [3, 2], costs, start, most_rematches=1)[0] == [[5, 3, 4], [2, 1]]
 
 
+def test_fewest_rematch_tables_weigh_any_rematch_above_the_widest_score_differences() -> None:
+    # Tables of 2 and 2; 1 and 2 (1 point) met, 3 and 4 (0 points) did not. 1 2 | 3 4 keeps the score
+    # groups but repeats 1-2; 1 3 | 2 4 has no rematch but both tables a point apart (every pair at the
+    # widest difference there is): the rematch still weighs more.
+    entrants = tuple(PairingEntrant(id=i, score=1.0 if i < 3 else 0.0) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, met_pairs=pairs((1, 2))))
+    found, _, finished = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert (found, finished) == ([[1, 3], [2, 4]], True)
+
+
+def test_fewest_rematch_tables_keep_the_first_of_equal_groupings_larger_tables_first() -> None:
+    # Five entrants on equal points at tables of 3 and 2; 1, 2 and 3 have all met: one of their pairs
+    # meets again in any grouping (1 2 4 | 3 5 or 1 2 | 3 4 5 alike). The search seats the leader at
+    # the larger table first and its companions in standings order, and keeps the first it finds.
+    entrants = tuple(PairingEntrant(id=i, rank=i) for i in range(1, 6))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2,
+                                     met_pairs=pairs((1, 2), (1, 3), (2, 3))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4, 5], [3, 2], costs, [[1, 2, 3], [4, 5]], most_rematches=1)
+    assert found == [[1, 2, 4], [3, 5]]
+
+
 def test_the_fewest_rematch_search_keeps_to_its_budget_per_round(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without seats to try, the five entrants above keep what the local search found (2 rematches):
     # the search is bounded, and a field it cannot finish is never made worse than before.

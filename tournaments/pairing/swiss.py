@@ -231,7 +231,7 @@ def fewest_rematch_tables(
     cache: dict[tuple[int, int], int] = {}
 
     def pair(first: int, second: int) -> int:
-        key = (first, second) if first < second else (second, first)
+        key = (first, second)  # each order once: cheaper than sorting every pair
         cost = cache.get(key)
         if cost is None:
             difference = costs.scores[first] - costs.scores[second]
