@@ -441,6 +441,11 @@ def test_fewest_rematch_tables_weigh_any_rematch_above_the_widest_score_differen
     costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, met_pairs=pairs((1, 2))))
     found, _, finished = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
     assert (found, finished) == ([[1, 3], [2, 4]], True)
+    # the same a point apart on either side of zero (the engine takes any finite score as given)
+    entrants = tuple(PairingEntrant(id=i, score=0.5 if i < 3 else -0.5) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, met_pairs=pairs((1, 2))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert found == [[1, 3], [2, 4]]
 
 
 def test_fewest_rematch_tables_keep_the_first_of_equal_groupings_larger_tables_first() -> None:
