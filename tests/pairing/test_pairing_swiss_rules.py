@@ -446,6 +446,13 @@ def test_fewest_rematch_tables_weigh_any_rematch_above_the_widest_score_differen
     costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, met_pairs=pairs((1, 2))))
     found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
     assert found == [[1, 3], [2, 4]]
+    # ... and above club clashes at every table: equal points, clubs B A B A, met 1-2 and 2-3; the
+    # only grouping without a rematch, 1 3 | 2 4, seats both club pairs together.
+    entrants = tuple(PairingEntrant(id=i, club="BA"[i % 2 == 0]) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, avoid_same_club=True,
+                                     met_pairs=pairs((1, 2), (2, 3))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert found == [[1, 3], [2, 4]]
 
 
 def test_fewest_rematch_tables_keep_the_first_of_equal_groupings_larger_tables_first() -> None:
