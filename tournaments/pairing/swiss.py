@@ -11,7 +11,9 @@ blossom over the complete graph.
 Round 1 (and tables of 3 or N in every round) use :mod:`tournaments.pairing.grouping`. At tables of
 3 or N, when that grouping holds a rematch, the other fair bye holders (and smaller tables where the
 profile allows them) are tried, each with an exact search for a rematch-free grouping, before a
-rematch is accepted (:func:`_regroup_without_rematches`).
+rematch is accepted (:func:`_regroup_without_rematches`); where one is left, a branch and bound
+(:func:`fewest_rematch_tables`, at most ``FEWEST_SEARCH_SEATS`` seats tried per round) looks for the
+fewest rematched pairs, then the closest scores, then the fewest club clashes.
 """
 
 from __future__ import annotations
