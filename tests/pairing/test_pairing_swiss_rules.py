@@ -466,6 +466,48 @@ def test_fewest_rematch_tables_keep_the_first_of_equal_groupings_larger_tables_f
     assert found == [[1, 2, 4], [3, 5]]
 
 
+def test_fewest_rematch_tables_part_clubs_between_groupings_of_equal_rematches_and_scores() -> None:
+    # Equal points, tables of 2 and 2, 1-2 met; 1 and 3 share a club (the others have their own):
+    # 1 3 | 2 4 clashes where 1 4 | 2 3 does not, so the search, which finds 1 3 | 2 4 first, goes on.
+    entrants = tuple(PairingEntrant(id=i, club="A" if i in (1, 3) else str(i)) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, avoid_same_club=True,
+                                     met_pairs=pairs((1, 2))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert found == [[1, 4], [2, 3]]
+
+
+def test_fewest_rematch_tables_count_every_seat_tried() -> None:
+    # Six entrants on equal points at two tables of 3; 1-2 and 4-5 met; the start 1 2 3 | 4 5 6 has
+    # both (bound: 2 rematches). Seats tried, in order (a seat that reaches the bound is dropped):
+    #   1: 2 (1 rematch), 3 -> 1 2 3 | 4: 5 (2: dropped)                           seats 1-3
+    #   1 2: 4 -> 1 2 4 | 3: 5, 6 -> found, 1 rematch (the bound)                  seats 4-6
+    #   1 2: 5, 6 (each 1 rematch: dropped)                                        seats 7-8
+    #   1: 3, 4 -> 1 3 4 | 2: 5, 6 -> found, no rematch (the bound: 0)             seats 9-12
+    #   1 3: 5, 6; 1: 4, 5 (nothing under 0)                                       seats 13-16
+    costs = PairCosts(PairingRequest(entrants=tuple(PairingEntrant(id=i) for i in range(1, 7)), table_size=3,
+                                     met_pairs=pairs((1, 2), (4, 5))))
+    start = [[1, 2, 3], [4, 5, 6]]
+    assert fewest_rematch_tables(list(range(1, 7)), [3, 3], costs, start, most_rematches=2) == (
+        [[1, 3, 4], [2, 5, 6]], 16, True)
+    assert fewest_rematch_tables(list(range(1, 7)), [3, 3], costs, start, most_rematches=2, seat_limit=16)[2]
+    assert fewest_rematch_tables(list(range(1, 7)), [3, 3], costs, start, most_rematches=2, seat_limit=15) == (
+        [[1, 3, 4], [2, 5, 6]], 15, False)
+
+
+def test_a_rematch_free_regrouping_takes_the_closest_scores() -> None:
+    # Nine entrants on 8..0 points at tables of 3; met 1-3 1-4 1-6 1-8 1-9 2-5 2-6 3-9 4-5 4-8. The
+    # local search keeps a rematch; the rematch-free search's first grouping, improved by swaps, has
+    # squared differences of 102 (1 2 7 | 3 4 6 | 5 8 9); the least of every rematch-free grouping
+    # (enumerated here) is 76: 1 5 7 | 2 3 4 | 6 8 9.
+    met = pairs((1, 3), (1, 4), (1, 6), (1, 8), (1, 9), (2, 5), (2, 6), (3, 9), (4, 5), (4, 8))
+    request = PairingRequest(entrants=ranked(9), table_size=3, round_number=3, met_pairs=met)
+    result = swiss_pair(request)
+    costs = PairCosts(request)
+    clean = [t for t in _groupings(list(range(1, 10)), [3, 3, 3]) if not _rematched(t, costs)]
+    assert min(_squares(t, costs) for t in clean) == 7600
+    assert (grouped(result), result.rematches) == ([[1, 5, 7], [2, 3, 4], [6, 8, 9]], 0)
+
+
 def test_the_fewest_rematch_search_keeps_to_its_budget_per_round(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without seats to try, the five entrants above keep what the local search found (2 rematches):
     # the search is bounded, and a field it cannot finish is never made worse than before.

@@ -68,7 +68,7 @@ def swiss_pair(request: PairingRequest) -> PairingResult:
         byes = [entrant.id for entrant in candidates[:bye_count]]
         tables = _group(ordered, byes, sizes, costs, spread=first_round)
         if not first_round and _rematches(tables, costs):
-            byes, tables = _regroup_without_rematches(ordered, candidates, byes, sizes, request, costs, tables)
+            byes, tables = _regroup_without_rematches(ordered, candidates, byes, sizes, request, costs)
     else:
         byes, tables = _match_with_bye_choice(ordered, candidates, bye_count, costs)
     return finish_round(tables, byes, request, costs)
@@ -104,22 +104,21 @@ def _regroup_without_rematches(
     sizes: Sequence[int],
     request: PairingRequest,
     costs: PairCosts,
-    tables: list[list[int]],
 ) -> tuple[list[int], list[list[int]]]:
     """Tables of 3 or N: before accepting a rematch, try the other fair bye holders and (where the
     profile allows smaller tables) more, smaller tables; in each option an exact search for a
     rematch-free grouping backs up the local search. The first rematch-free option wins (due byes and
     full tables first); otherwise the option with the fewest rematches (the first of equals).
 
-    Where a rematch is left, :func:`fewest_rematch_tables` looks for fewer: in the due option for
-    the grouping with the fewest rematched pairs, then the closest scores, then the fewest club
-    clashes; in the others only for fewer rematches than the best option so far (a tie goes to the
-    earlier option anyway). All its searches of the round share ``FEWEST_SEARCH_SEATS`` seats tried.
+    Then :func:`fewest_rematch_tables` searches: in the due option for the grouping with the fewest
+    rematched pairs, then the closest scores, then the fewest club clashes; in the others only for
+    fewer rematches than the best option so far (a tie goes to the earlier option anyway), or for
+    closer scores where the option is rematch-free. Its searches of the round share
+    ``FEWEST_SEARCH_SEATS`` seats tried.
     """
-    best = (_rematches(tables, costs), byes, tables)
+    best: tuple[int, list[int], list[list[int]]] | None = None
     seats_left = FEWEST_SEARCH_SEATS
-    options = _bye_and_size_options(candidates, len(byes), sizes, request)
-    for position, (option_byes, option_sizes) in enumerate(options):
+    for option_byes, option_sizes in _bye_and_size_options(candidates, len(byes), sizes, request):
         bye_set = set(option_byes)
         playing = [entrant.id for entrant in ordered if entrant.id not in bye_set]
         grouped = _group(ordered, option_byes, option_sizes, costs, spread=False)
@@ -128,18 +127,19 @@ def _regroup_without_rematches(
             exact = rematch_free_tables(playing, option_sizes, costs)
             if exact is not None:
                 grouped, count = improve_tables(exact, costs), 0
-        most = count if position == 0 else best[0] - 1
-        if count and most:
+        most = count if best is None else min(count, best[0] - 1)
+        if most or not count:  # not when only a rematch-free grouping would do: searched for above
             found, used, _ = fewest_rematch_tables(
                 playing, option_sizes, costs, grouped, most_rematches=most, seat_limit=seats_left
             )
             seats_left -= used
             if found is not None:
                 grouped, count = found, _rematches(found, costs)
-        if position == 0 or count < best[0]:
+        if best is None or count < best[0]:
             best = (count, list(option_byes), grouped)
         if count == 0:
             break
+    assert best is not None, "there is always the due option"  # pragma: no mutate
     return best[1], best[2]
 
 
