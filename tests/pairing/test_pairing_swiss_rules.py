@@ -508,6 +508,22 @@ def test_a_rematch_free_regrouping_takes_the_closest_scores() -> None:
     assert (grouped(result), result.rematches) == ([[1, 5, 7], [2, 3, 4], [6, 8, 9]], 0)
 
 
+def test_a_later_bye_option_without_a_rematch_takes_the_closest_scores() -> None:
+    # Ten entrants on 9..0 points at tables of 3, one bye, due to 10. With 10 out no grouping is
+    # rematch-free; with 9 out (the next fair bye) some are, and of those the tables take the least
+    # sum of squared differences (both checked by enumerating every grouping).
+    met = pairs((1, 3), (1, 8), (1, 10), (2, 3), (2, 9), (2, 10), (3, 8), (3, 10), (4, 6), (4, 9), (5, 6), (5, 7),
+                (5, 9), (6, 9), (7, 8), (7, 9), (8, 9))
+    request = PairingRequest(entrants=ranked(10), table_size=3, round_number=4, met_pairs=met)
+    result = swiss_pair(request)
+    costs = PairCosts(request)
+    assert min(_rematched(t, costs) for t in _groupings(list(range(1, 10)), [3, 3, 3])) == 1
+    without_nine = [t for t in _groupings([1, 2, 3, 4, 5, 6, 7, 8, 10], [3, 3, 3]) if not _rematched(t, costs)]
+    assert (result.byes, result.rematches) == ((9,), 0)
+    assert _squares([list(t.entrant_ids) for t in result.tables], costs) == min(map(
+        lambda t: _squares(t, costs), without_nine))
+
+
 def test_the_fewest_rematch_search_keeps_to_its_budget_per_round(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without seats to try, the five entrants above keep what the local search found (2 rematches):
     # the search is bounded, and a field it cannot finish is never made worse than before.
