@@ -4,11 +4,16 @@ warning, and fields of more than one block (over 48 entrants) whose blocks canno
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Iterator
 from typing import Any
 
-from tournaments.pairing import PairingEntrant, PairingRequest, swiss_pair
+import pytest
+
+from tournaments.pairing import PairingEntrant, PairingRequest, swiss, swiss_pair
 from tournaments.pairing.costs import PairCosts
-from tournaments.pairing.swiss import finish_round, match_pairs, rematch_free_tables
+from tournaments.pairing.ordering import bye_candidates, standings_order, table_sizes
+from tournaments.pairing.swiss import fewest_rematch_tables, finish_round, match_pairs, rematch_free_tables
 from tournaments.pairing.values import PairingResult, PairingWarning
 
 
@@ -324,3 +329,264 @@ def test_tables_of_two_are_listed_by_their_best_entrant() -> None:
     met = pairs((1, 2), (1, 3))
     result = swiss_pair(PairingRequest(entrants=ranked(4), table_size=2, round_number=3, met_pairs=met))
     assert [table.entrant_ids for table in result.tables] == [(1, 4), (2, 3)]
+
+
+# ---- tables of 3 or N: when a rematch cannot be avoided, the fewest rematches, then the closest scores
+# The rule: among all groupings (and fair byes), the fewest rematched pairs; among those the smallest
+# sum of squared score differences; the due bye unless another fair bye leaves fewer rematches.
+
+
+def test_five_at_tables_of_three_and_two_keep_the_one_rematch_they_must() -> None:
+    # The mutation-testing find. Points 1, 3, 0, 0, 4 for entrants 1..5; met 1-3 1-4 1-5 2-3 2-5 3-5.
+    # Not met: 1-2, 2-4, 3-4, 4-5. No table of 3 is free of rematches (no three of them pairwise
+    # unmet: 4's unmet partners 2, 3 and 5 have all met each other), so at least 1 rematch. With
+    # exactly 1 the table of 2 is an unmet pair and its three others hold one met pair:
+    #   1 2 | 3 4 5 (3-5): 1      2 4 | 1 3 5 (1-3 1-5 3-5): 3
+    #   3 4 | 1 2 5 (1-5 2-5): 2  4 5 | 1 2 3 (1-3 2-3): 2
+    # so 5 3 4 / 2 1 is the only grouping with one rematch (the greedy order gave 5 2 1 / 3 4: 2).
+    entrants = tuple(PairingEntrant(id=i, score=float(s)) for i, s in enumerate((1, 3, 0, 0, 4), start=1))
+    met = pairs((1, 3), (1, 4), (1, 5), (2, 3), (2, 5), (3, 5))
+    result = swiss_pair(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, round_number=4,
+                                       met_pairs=met))
+    assert (grouped(result), result.byes, result.rematches) == ([[1, 2], [3, 4, 5]], (), 1)
+    assert [(w.code, set(w.entrant_ids)) for w in result.warnings] == [("rematch", {3, 5})]
+
+
+def test_nine_at_tables_of_three_keep_one_rematch_at_the_closest_scores() -> None:
+    # Entrants 1..9 on 8..0 points (so a score difference is the difference of the ids). Met: 1-8 2-7
+    # 2-8 3-5 3-8 3-9 4-5 4-8 5-8 5-9 6-7 7-8 8-9. 8 has met everyone but 6, so 8's table holds a
+    # rematch: at least 1. With exactly 1 it is 6 8 x (x met 8, not 6: 1 2 3 4 5 or 9) and the other
+    # six make two tables without a rematch. Squared differences, the best split of the six:
+    #   x=5: 5 6 8 (1+9+4=14), 1 2 3 (6), 4 7 9 (9+25+4=38): 58
+    #   x=9: 6 8 9 (14), 5 avoids 3 and 4, 2 avoids 7: 1 2 5 | 3 4 7 (26+26): 66
+    #   x=4: 3 5 9 have all met: no split.  x=3: 3 6 8 (38) + 1 2 5 | 4 7 9 (26+38): 102
+    #   x=2: 2 6 8 alone is 56, x=1: 1 6 8 alone is 78, and the other six add at least 38.
+    # The greedy start ends at 1 3 4 | 2 5 6 | 7 8 9 with two rematches (7-8, 8-9).
+    met = pairs((1, 8), (2, 7), (2, 8), (3, 5), (3, 8), (3, 9), (4, 5), (4, 8), (5, 8), (5, 9), (6, 7),
+                (7, 8), (8, 9))
+    result = swiss_pair(PairingRequest(entrants=ranked(9), table_size=3, round_number=5, met_pairs=met))
+    assert (grouped(result), result.byes, result.rematches) == ([[1, 2, 3], [4, 7, 9], [5, 6, 8]], (), 1)
+    assert result.score_spread == 2 + 5 + 3  # highest minus lowest at each table
+
+
+def test_eight_at_tables_of_four_keep_the_one_rematch_they_must() -> None:
+    # Entrants 1..8 on 7..0 points, met 1-3 1-5 2-3 3-7 4-5 5-6 5-8. 5 has not met 2, 3 and 7 only,
+    # and 2 3 7 hold two met pairs, so 5's table holds a rematch. With exactly 1 it is 5, two
+    # companions of 2 3 7 that have not met (2 and 7) and one entrant 5 has met; the other table must
+    # be clean, and it holds 3, so not 1 (1-3): the fourth is 1, and 3 4 6 8 have never met.
+    # The greedy start ends at 1 2 4 6 | 3 5 7 8 with two rematches (3-7, 5-8).
+    met = pairs((1, 3), (1, 5), (2, 3), (3, 7), (4, 5), (5, 6), (5, 8))
+    result = swiss_pair(PairingRequest(entrants=ranked(8), table_size=4, round_number=3, met_pairs=met))
+    assert (grouped(result), result.rematches) == ([[1, 2, 5, 7], [3, 4, 6, 8]], 1)
+
+
+def test_eight_at_tables_of_four_with_a_rematch_either_way_take_the_closest_scores() -> None:
+    # Entrants 1..8 on 7..0 points, met 2-6 3-5 4-5 4-6 5-6 7-8. 4 5 6 have all met: two tables
+    # cannot part them, so one pair of them meets again; the other met pairs (2-6, 3-5, 7-8) part:
+    #   4 5 together: 2 4 5 7 | 1 3 6 8 (52+116=168), 2 4 5 8 | 1 3 6 7 (75+91=166)
+    #   4 6 together: 3 4 6 7 | 1 2 5 8 (40+120=160), 3 4 6 8 | 1 2 5 7 (59+91=150)
+    #   5 6 together: 2 3 4 7 | 1 5 6 8 (56+104=160), 2 3 4 8 | 1 5 6 7 (83+83=166)
+    # (1 2 3 4 | 5 6 7 8 and 1 3 4 6 | 2 5 7 8 put 7 and 8 together). 150 is the least; the local
+    # search stopped at 160.
+    met = pairs((2, 6), (3, 5), (4, 5), (4, 6), (5, 6), (7, 8))
+    result = swiss_pair(PairingRequest(entrants=ranked(8), table_size=4, round_number=3, met_pairs=met))
+    assert (grouped(result), result.rematches) == ([[1, 2, 5, 7], [3, 4, 6, 8]], 1)
+    assert [set(w.entrant_ids) for w in result.warnings] == [{4, 6}]
+
+
+def test_nine_at_tables_of_four_keep_the_due_bye_when_no_other_bye_has_fewer_rematches() -> None:
+    # Entrants 1..9 on 8..0 points, one bye, due to 9. Met: 2-5 2-7 2-9 3-4 3-6 3-7 3-8 4-7 5-6 5-9.
+    # With 9 out, 3 has not met 1, 2 and 5 only, and 2-5 met: 3's table holds a rematch. With exactly
+    # 1: 3 1 2 5 leaves 4 6 7 8 (4-7); 3 1 2 y (y = 4, 6 or 8, not 7: 2-7) leaves 4-7 or 5-6 together;
+    # 3 1 5 y (y = 4, 7 or 8, not 6: 5-6) leaves a clean table only for y = 7: 1 3 5 7 | 2 4 6 8.
+    # No other fair bye avoids a rematch either (checked below by enumeration), so the bye stays with
+    # 9; the local search alone found one rematch only with 7 out, and the bye went to 7.
+    met = pairs((2, 5), (2, 7), (2, 9), (3, 4), (3, 6), (3, 7), (3, 8), (4, 7), (5, 6), (5, 9))
+    request = PairingRequest(entrants=ranked(9), table_size=4, round_number=3, met_pairs=met)
+    result = swiss_pair(request)
+    assert (result.byes, grouped(result), result.rematches) == ((9,), [[1, 3, 5, 7], [2, 4, 6, 8]], 1)
+    costs = PairCosts(request)
+    for bye in range(1, 10):
+        playing = [entrant for entrant in range(1, 10) if entrant != bye]
+        assert min(_rematched(tables, costs) for tables in _groupings(playing, [4, 4])) >= 1, bye
+
+
+def test_fewest_rematch_tables_search_under_their_caps_and_their_seat_limit() -> None:
+    entrants = tuple(PairingEntrant(id=i, score=float(s)) for i, s in enumerate((1, 3, 0, 0, 4), start=1))
+    request = PairingRequest(entrants=entrants, table_size=3, min_table_size=2,
+                             met_pairs=pairs((1, 3), (1, 4), (1, 5), (2, 3), (2, 5), (3, 5)))
+    costs = PairCosts(request)
+    playing, start = [5, 2, 1, 3, 4], [[5, 2, 1], [3, 4]]  # standings order; the greedy tables: 2 rematches
+    found, seats, finished = fewest_rematch_tables(playing, [3, 2], costs, start, most_rematches=2)
+    assert (found, finished) == ([[5, 3, 4], [2, 1]], True)
+    # every seat it tried counts: one fewer and it stops, with what it had (if anything) and unproven
+    _, short, unfinished = fewest_rematch_tables(playing, [3, 2], costs, start, most_rematches=2,
+                                                 seat_limit=seats - 1)
+    assert (short, unfinished) == (seats - 1, False)
+    assert fewest_rematch_tables(playing, [3, 2], costs, start, most_rematches=2, seat_limit=0) == (None, 0, False)
+    # nothing without a rematch exists: proven, None
+    none, _, proven = fewest_rematch_tables(playing, [3, 2], costs, start, most_rematches=0)
+    assert (none, proven) == (None, True)
+    # starting from the best grouping there is nothing better to find
+    assert fewest_rematch_tables(playing, [3, 2], costs, [[5, 3, 4], [2, 1]], most_rematches=1)[::2] == (None, True)
+    # at most 1 rematch, from a start with 2: the cap alone bounds the search
+    assert fewest_rematch_tables(playing, [3, 2], costs, start, most_rematches=1)[0] == [[5, 3, 4], [2, 1]]
+
+
+def test_fewest_rematch_tables_weigh_any_rematch_above_the_widest_score_differences() -> None:
+    # Tables of 2 and 2; 1 and 2 (1 point) met, 3 and 4 (0 points) did not. 1 2 | 3 4 keeps the score
+    # groups but repeats 1-2; 1 3 | 2 4 has no rematch but both tables a point apart (every pair at the
+    # widest difference there is): the rematch still weighs more.
+    entrants = tuple(PairingEntrant(id=i, score=1.0 if i < 3 else 0.0) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, met_pairs=pairs((1, 2))))
+    found, _, finished = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert (found, finished) == ([[1, 3], [2, 4]], True)
+    # the same a point apart on either side of zero (the engine takes any finite score as given)
+    entrants = tuple(PairingEntrant(id=i, score=0.5 if i < 3 else -0.5) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, met_pairs=pairs((1, 2))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert found == [[1, 3], [2, 4]]
+    # ... and above club clashes at every table: equal points, clubs B A B A, met 1-2 and 2-3; the
+    # only grouping without a rematch, 1 3 | 2 4, seats both club pairs together.
+    entrants = tuple(PairingEntrant(id=i, club="BA"[i % 2 == 0]) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, avoid_same_club=True,
+                                     met_pairs=pairs((1, 2), (2, 3))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert found == [[1, 3], [2, 4]]
+
+
+def test_fewest_rematch_tables_keep_the_first_of_equal_groupings_larger_tables_first() -> None:
+    # Five entrants on equal points at tables of 3 and 2; 1, 2 and 3 have all met: one of their pairs
+    # meets again in any grouping (1 2 4 | 3 5 or 1 2 | 3 4 5 alike). The search seats the leader at
+    # the larger table first and its companions in standings order, and keeps the first it finds.
+    entrants = tuple(PairingEntrant(id=i, rank=i) for i in range(1, 6))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2,
+                                     met_pairs=pairs((1, 2), (1, 3), (2, 3))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4, 5], [3, 2], costs, [[1, 2, 3], [4, 5]], most_rematches=1)
+    assert found == [[1, 2, 4], [3, 5]]
+
+
+def test_fewest_rematch_tables_part_clubs_between_groupings_of_equal_rematches_and_scores() -> None:
+    # Equal points, tables of 2 and 2, 1-2 met; 1 and 3 share a club (the others have their own):
+    # 1 3 | 2 4 clashes where 1 4 | 2 3 does not, so the search, which finds 1 3 | 2 4 first, goes on.
+    entrants = tuple(PairingEntrant(id=i, club="A" if i in (1, 3) else str(i)) for i in range(1, 5))
+    costs = PairCosts(PairingRequest(entrants=entrants, table_size=3, min_table_size=2, avoid_same_club=True,
+                                     met_pairs=pairs((1, 2))))
+    found, _, _ = fewest_rematch_tables([1, 2, 3, 4], [2, 2], costs, [[1, 2], [3, 4]], most_rematches=1)
+    assert found == [[1, 4], [2, 3]]
+
+
+def test_fewest_rematch_tables_count_every_seat_tried() -> None:
+    # Six entrants on equal points at two tables of 3; 1-2 and 4-5 met; the start 1 2 3 | 4 5 6 has
+    # both (bound: 2 rematches). Seats tried, in order (a seat that reaches the bound is dropped):
+    #   1: 2 (1 rematch), 3 -> 1 2 3 | 4: 5 (2: dropped)                           seats 1-3
+    #   1 2: 4 -> 1 2 4 | 3: 5, 6 -> found, 1 rematch (the bound)                  seats 4-6
+    #   1 2: 5, 6 (each 1 rematch: dropped)                                        seats 7-8
+    #   1: 3, 4 -> 1 3 4 | 2: 5, 6 -> found, no rematch (the bound: 0)             seats 9-12
+    #   1 3: 5, 6; 1: 4, 5 (nothing under 0)                                       seats 13-16
+    costs = PairCosts(PairingRequest(entrants=tuple(PairingEntrant(id=i) for i in range(1, 7)), table_size=3,
+                                     met_pairs=pairs((1, 2), (4, 5))))
+    start = [[1, 2, 3], [4, 5, 6]]
+    assert fewest_rematch_tables(list(range(1, 7)), [3, 3], costs, start, most_rematches=2) == (
+        [[1, 3, 4], [2, 5, 6]], 16, True)
+    assert fewest_rematch_tables(list(range(1, 7)), [3, 3], costs, start, most_rematches=2, seat_limit=16)[2]
+    assert fewest_rematch_tables(list(range(1, 7)), [3, 3], costs, start, most_rematches=2, seat_limit=15) == (
+        [[1, 3, 4], [2, 5, 6]], 15, False)
+
+
+def test_a_rematch_free_regrouping_takes_the_closest_scores() -> None:
+    # Nine entrants on 8..0 points at tables of 3; met 1-3 1-4 1-6 1-8 1-9 2-5 2-6 3-9 4-5 4-8. The
+    # local search keeps a rematch; the rematch-free search's first grouping, improved by swaps, has
+    # squared differences of 102 (1 2 7 | 3 4 6 | 5 8 9); the least of every rematch-free grouping
+    # (enumerated here) is 76: 1 5 7 | 2 3 4 | 6 8 9.
+    met = pairs((1, 3), (1, 4), (1, 6), (1, 8), (1, 9), (2, 5), (2, 6), (3, 9), (4, 5), (4, 8))
+    request = PairingRequest(entrants=ranked(9), table_size=3, round_number=3, met_pairs=met)
+    result = swiss_pair(request)
+    costs = PairCosts(request)
+    clean = [t for t in _groupings(list(range(1, 10)), [3, 3, 3]) if not _rematched(t, costs)]
+    assert min(_squares(t, costs) for t in clean) == 7600
+    assert (grouped(result), result.rematches) == ([[1, 5, 7], [2, 3, 4], [6, 8, 9]], 0)
+
+
+def test_a_later_bye_option_without_a_rematch_takes_the_closest_scores() -> None:
+    # Ten entrants on 9..0 points at tables of 3, one bye, due to 10. With 10 out no grouping is
+    # rematch-free; with 9 out (the next fair bye) some are, and of those the tables take the least
+    # sum of squared differences (both checked by enumerating every grouping).
+    met = pairs((1, 3), (1, 8), (1, 10), (2, 3), (2, 9), (2, 10), (3, 8), (3, 10), (4, 6), (4, 9), (5, 6), (5, 7),
+                (5, 9), (6, 9), (7, 8), (7, 9), (8, 9))
+    request = PairingRequest(entrants=ranked(10), table_size=3, round_number=4, met_pairs=met)
+    result = swiss_pair(request)
+    costs = PairCosts(request)
+    assert min(_rematched(t, costs) for t in _groupings(list(range(1, 10)), [3, 3, 3])) == 1
+    without_nine = [t for t in _groupings([1, 2, 3, 4, 5, 6, 7, 8, 10], [3, 3, 3]) if not _rematched(t, costs)]
+    assert (result.byes, result.rematches) == ((9,), 0)
+    assert _squares([list(t.entrant_ids) for t in result.tables], costs) == min(map(
+        lambda t: _squares(t, costs), without_nine))
+
+
+def test_the_fewest_rematch_search_keeps_to_its_budget_per_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without seats to try, the five entrants above keep what the local search found (2 rematches):
+    # the search is bounded, and a field it cannot finish is never made worse than before.
+    entrants = tuple(PairingEntrant(id=i, score=float(s)) for i, s in enumerate((1, 3, 0, 0, 4), start=1))
+    request = PairingRequest(entrants=entrants, table_size=3, min_table_size=2, round_number=4,
+                             met_pairs=pairs((1, 3), (1, 4), (1, 5), (2, 3), (2, 5), (3, 5)))
+    monkeypatch.setattr(swiss, "FEWEST_SEARCH_SEATS", 0)
+    assert (grouped(swiss_pair(request)), swiss_pair(request).rematches) == ([[1, 2, 5], [3, 4]], 2)
+
+
+def _groupings(playing: list[int], sizes: list[int]) -> Iterator[list[list[int]]]:
+    """Every grouping of ``playing`` at tables of ``sizes`` (each once), by plain enumeration."""
+    if not playing:
+        yield []
+        return
+    first, rest = playing[0], playing[1:]
+    for size in sorted(set(sizes)):
+        after = list(sizes)
+        after.remove(size)
+        for companions in itertools.combinations(rest, size - 1):
+            for tail in _groupings([e for e in rest if e not in companions], after):
+                yield [[first, *companions], *tail]
+
+
+def _rematched(tables: list[list[int]], costs: PairCosts) -> int:
+    return sum(costs.is_rematch(a, b) for table in tables for a, b in itertools.combinations(table, 2))
+
+
+def _squares(tables: list[list[int]], costs: PairCosts) -> int:
+    return sum(round((costs.scores[a] - costs.scores[b]) ** 2 * 100)
+               for table in tables for a, b in itertools.combinations(table, 2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_small_fields_at_tables_of_three_or_four_match_an_enumeration_of_every_grouping(seed: int) -> None:
+    # Random fields of 5-9 entrants, half the pairs met, some byes already: the result has as few
+    # rematches as the best grouping of any fair bye option (the options of the module, due first);
+    # the bye is that of the first option that reaches it; and when a rematch is left, the tables
+    # have the smallest sum of squared score differences among that option's fewest-rematch groupings.
+    rng = random.Random(seed)
+    for _ in range(25):
+        count, size = rng.randint(5, 9), rng.choice((3, 4))
+        smallest = rng.choice((None, size - 1))
+        entrants = tuple(PairingEntrant(id=i, score=float(rng.randrange(4)), rank=i, byes=rng.randrange(2))
+                         for i in range(1, count + 1))
+        met = pairs(*(p for p in itertools.combinations(range(1, count + 1), 2) if rng.random() < 0.5))
+        request = PairingRequest(entrants=entrants, table_size=size, min_table_size=smallest, round_number=3,
+                                 met_pairs=met)
+        result = swiss_pair(request)
+        costs = PairCosts(request)
+        ordered = standings_order(entrants)
+        sizes, bye_count = table_sizes(count, size, smallest)
+        options = swiss._bye_and_size_options(bye_candidates(ordered), bye_count, sizes, request)
+        fewest = []
+        for option_byes, option_sizes in options:
+            playing = [e.id for e in ordered if e.id not in option_byes]
+            fewest.append(min((_rematched(t, costs), _squares(t, costs)) for t in _groupings(playing, option_sizes)))
+        least = min(rematches for rematches, _ in fewest)
+        chosen = next(index for index, (rematches, _) in enumerate(fewest) if rematches == least)
+        tables = [list(table.entrant_ids) for table in result.tables]
+        context = (count, size, smallest, sorted(map(sorted, met)), [e.score for e in entrants])
+        assert result.rematches == least, context
+        if least:
+            assert sorted(result.byes) == sorted(options[chosen][0]), context
+            assert sorted(len(table) for table in tables) == sorted(options[chosen][1]), context
+            assert _squares(tables, costs) == fewest[chosen][1], context

@@ -11,7 +11,9 @@ blossom over the complete graph.
 Round 1 (and tables of 3 or N in every round) use :mod:`tournaments.pairing.grouping`. At tables of
 3 or N, when that grouping holds a rematch, the other fair bye holders (and smaller tables where the
 profile allows them) are tried, each with an exact search for a rematch-free grouping, before a
-rematch is accepted (:func:`_regroup_without_rematches`).
+rematch is accepted (:func:`_regroup_without_rematches`); where one is left, a branch and bound
+(:func:`fewest_rematch_tables`, at most ``FEWEST_SEARCH_SEATS`` seats tried per round) looks for the
+fewest rematched pairs, then the closest scores, then the fewest club clashes.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ BYE_ALTERNATIVES = 6
 BYE_POOL = 12  # tables of 3 or N: fair bye holders considered when the due byes force a rematch
 BYE_OPTIONS = 40  # ... and at most this many sets of them
 REMATCH_SEARCH_NODES = 20_000
+FEWEST_SEARCH_SEATS = 60_000  # tables of 3 or N: seats tried by the fewest-rematch search, per round
 
 
 def swiss_pair(request: PairingRequest) -> PairingResult:
@@ -65,7 +68,7 @@ def swiss_pair(request: PairingRequest) -> PairingResult:
         byes = [entrant.id for entrant in candidates[:bye_count]]
         tables = _group(ordered, byes, sizes, costs, spread=first_round)
         if not first_round and _rematches(tables, costs):
-            byes, tables = _regroup_without_rematches(ordered, candidates, byes, sizes, request, costs, tables)
+            byes, tables = _regroup_without_rematches(ordered, candidates, byes, sizes, request, costs)
     else:
         byes, tables = _match_with_bye_choice(ordered, candidates, bye_count, costs)
     return finish_round(tables, byes, request, costs)
@@ -101,26 +104,42 @@ def _regroup_without_rematches(
     sizes: Sequence[int],
     request: PairingRequest,
     costs: PairCosts,
-    tables: list[list[int]],
 ) -> tuple[list[int], list[list[int]]]:
     """Tables of 3 or N: before accepting a rematch, try the other fair bye holders and (where the
     profile allows smaller tables) more, smaller tables; in each option an exact search for a
     rematch-free grouping backs up the local search. The first rematch-free option wins (due byes and
-    full tables first); otherwise the option with the fewest rematches."""
-    best = (_rematches(tables, costs), byes, tables)
+    full tables first); otherwise the option with the fewest rematches (the first of equals).
+
+    Then :func:`fewest_rematch_tables` searches: in the due option for the grouping with the fewest
+    rematched pairs, then the closest scores, then the fewest club clashes; in the others only for
+    fewer rematches than the best option so far (a tie goes to the earlier option anyway), or for
+    closer scores where the option is rematch-free. Its searches of the round share
+    ``FEWEST_SEARCH_SEATS`` seats tried.
+    """
+    best: tuple[int, list[int], list[list[int]]] | None = None
+    seats_left = FEWEST_SEARCH_SEATS
     for option_byes, option_sizes in _bye_and_size_options(candidates, len(byes), sizes, request):
         bye_set = set(option_byes)
         playing = [entrant.id for entrant in ordered if entrant.id not in bye_set]
         grouped = _group(ordered, option_byes, option_sizes, costs, spread=False)
-        if _rematches(grouped, costs):
+        count = _rematches(grouped, costs)
+        if count:
             exact = rematch_free_tables(playing, option_sizes, costs)
             if exact is not None:
-                grouped = improve_tables(exact, costs)
-        count = _rematches(grouped, costs)
-        if count < best[0]:
+                grouped, count = improve_tables(exact, costs), 0
+        most = count if best is None else min(count, best[0] - 1)
+        if most or not count:  # not when only a rematch-free grouping would do: searched for above
+            found, used, _ = fewest_rematch_tables(
+                playing, option_sizes, costs, grouped, most_rematches=most, seat_limit=seats_left
+            )
+            seats_left -= used
+            if found is not None:
+                grouped, count = found, _rematches(found, costs)
+        if best is None or count < best[0]:
             best = (count, list(option_byes), grouped)
         if count == 0:
             break
+    assert best is not None, "there is always the due option"  # pragma: no mutate
     return best[1], best[2]
 
 
@@ -180,6 +199,92 @@ def rematch_free_tables(
         return None
 
     return place(list(playing), list(sizes))
+
+
+class _OutOfSeats(Exception):
+    """The fewest-rematch search ran past its seat limit."""
+
+
+def fewest_rematch_tables(
+    playing: Sequence[int],
+    sizes: Sequence[int],
+    costs: PairCosts,
+    start: Sequence[Sequence[int]],
+    *,
+    most_rematches: int,
+    seat_limit: int = FEWEST_SEARCH_SEATS,
+) -> tuple[list[list[int]] | None, int, bool]:
+    """Branch and bound over every grouping of ``playing`` at tables of ``sizes``: the one with the
+    fewest rematched pairs, then the smallest sum of squared score differences, then the fewest
+    same-club or kept-apart pairs, among those with at most ``most_rematches`` rematches and better
+    than ``start`` (when ``start`` has at most that many).
+
+    Entrants are seated one at a time (the first one left opens a table, larger tables first, then
+    its companions in standings order); a partial grouping that already costs as much as the best
+    one found is dropped. Returns (the best grouping found or None, seats tried, whether the search
+    finished): after ``seat_limit`` seats it stops with what it has, which is still better than
+    ``start``, but not proven the best.
+    """
+    scores = [costs.scores[entrant] for entrant in playing] or [0.0]
+    widest = max(scores) - min(scores)
+    pair_count = sum(size * (size - 1) // 2 for size in sizes)
+    score_weight = pair_count + 1  # more than every club clash of a grouping together
+    rematch_weight = score_weight * (round(widest * widest * 100) * pair_count + 1)
+    cache: dict[tuple[int, int], int] = {}
+
+    def pair(first: int, second: int) -> int:
+        key = (first, second)  # each order once: cheaper than sorting every pair
+        cost = cache.get(key)
+        if cost is None:
+            difference = costs.scores[first] - costs.scores[second]
+            cost = score_weight * round(difference * difference * 100)
+            cost += rematch_weight * costs.is_rematch(first, second) + costs.is_conflict(first, second)
+            cache[key] = cost
+        return cost
+
+    def grouping_cost(tables: Sequence[Sequence[int]]) -> int:
+        return sum(pair(a, b) for table in tables for a, b in itertools.combinations(table, 2))
+
+    bound = (most_rematches + 1) * rematch_weight  # a grouping must cost less than this ...
+    bound = min(bound, grouping_cost(start))  # ... and less than the start
+    best: list[list[int]] | None = None
+    seats = 0
+    tables: list[list[int]] = []
+
+    def open_table(left: list[int], sizes_left: list[int], cost: int) -> None:
+        nonlocal bound, best
+        if not left:
+            bound, best = cost, [list(table) for table in tables]
+            return
+        for size in sorted(set(sizes_left), reverse=True):
+            after = list(sizes_left)
+            after.remove(size)
+            tables.append([left[0]])
+            seat(left[1:], 0, size, after, cost)
+            tables.pop()
+
+    def seat(rest: list[int], start_at: int, size: int, sizes_left: list[int], cost: int) -> None:
+        nonlocal seats
+        table = tables[-1]
+        if len(table) == size:
+            open_table([entrant for entrant in rest if entrant not in table], sizes_left, cost)
+            return
+        for index in range(start_at, len(rest) - (size - len(table)) + 1):
+            seats += 1
+            if seats > seat_limit:
+                raise _OutOfSeats
+            candidate = rest[index]
+            added = cost + sum(pair(candidate, member) for member in table)
+            if added < bound:
+                table.append(candidate)
+                seat(rest, index + 1, size, sizes_left, added)
+                table.pop()
+
+    try:
+        open_table(list(playing), list(sizes), 0)
+    except _OutOfSeats:
+        return best, seat_limit, False
+    return best, seats, True
 
 
 def _match_with_bye_choice(
