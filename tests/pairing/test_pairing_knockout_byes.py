@@ -123,3 +123,22 @@ def assert_played_to_form_the_best_seeds_go_on(bracket, advance: int) -> None:
         finished = {t.number: sorted(t.entrant_ids) for t in result.tables}
         result = knockout_next_round(bracket, finished, round_number=finished_round)
         result = PairingResult(tables=tuple(t for t in result.tables if set(t.entrant_ids) <= on), byes=())
+
+
+def test_twenty_five_at_tables_of_six_balance_the_byes_round_two_tables() -> None:
+    # 25 entrants at tables of 6, 3 advancing: 8 first-round tables feed 4 round-2 tables (24 places);
+    # 7 tables of 3 are byes (seeds 1-21), the table of seeds 22-25 plays under seed 1's round-2 table.
+    # The byes' seeds are dealt in serpentine laps, turning at each end (backwards first: 3 advancing
+    # is odd), so the three round-2 tables made of byes alone are equally strong: each sums to 71
+    # (1 + ... + 21 less seed 1's table 1, 8, 9 is 213, over three tables); a lap dealt the other way
+    # gives 73, 69 and 71 (mutation run seed 2611).
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(25), table_size=6), advance=3)
+    first = bracket.rounds[0].tables
+    by_position = {t.position: t for t in first}
+    sums = []
+    for table in bracket.rounds[1].tables:
+        feeders = [by_position[source.position] for source in table.sources]
+        if all(feeder.number is None for feeder in feeders):
+            sums.append(sum(seed for feeder in {f.position: f for f in feeders}.values() for seed in feeder.seeds))
+    assert sorted(t.seeds for t in first if t.number is not None) == [(22, 23, 24, 25)]
+    assert sums == [71, 71, 71]

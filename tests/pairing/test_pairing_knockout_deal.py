@@ -161,3 +161,18 @@ def test_a_stage_knockout_passes_on_advance_and_placements() -> None:
         [("main", 1), ("main", 1), ("placement", 9), ("placement", 9)],
         [("main", 1), ("third_place", 5), ("placement", 9), ("placement", 13)],
     ]
+
+
+def test_round_one_results_without_a_round_number_name_the_wrong_entrant() -> None:
+    # 8 at tables of 2: only round 1 has tables 1-4, so results for tables 1-4 are round 1's even
+    # without round_number; an entrant swapped between tables 1 and 2 is then reported as such, not
+    # as an unknown round (mutation run seed 2611: `_finished_round` took any list with round 1 in it
+    # as ambiguous)
+    bracket = knockout_bracket(PairingRequest(entrants=fake_entrants(8), table_size=2))
+    drawn = {t.number: tuple(t.entrant_ids) for t in bracket.first_round.tables}
+    results = dict(drawn)
+    results[1] = (drawn[1][0], drawn[2][0])
+    results[2] = (drawn[1][1], drawn[2][1])
+    with pytest.raises(PairingError) as raised:
+        knockout_next_round(bracket, results)
+    assert str(raised.value) == "Round 1, table 1: these are not the entrants drawn at that table."

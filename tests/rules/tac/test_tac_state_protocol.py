@@ -49,3 +49,29 @@ def test_a_seat_skipped_by_the_8_may_discard_or_answer_with_its_tac() -> None:
     # the TAC borrows the 8 on the position before it: seat 1 moves its marble 8 fields, or skips
     borrowed = [a for a in actions if a.card == "tac" and a.kind != DISCARD]
     assert borrowed and all(a.as_ == "8" for a in borrowed)
+
+
+def test_tac_legal_actions_after_the_game_is_won_are_none() -> None:
+    # Rule: nothing is played after the end ("Otherwise the game is over."), and nobody is to move
+    # before a deal or once every hand is empty: no legal action in either case, even when the next
+    # seat still holds a usable card (mutation run seed 2611: `over and seat is None` listed its plays)
+    from rules.tac.actions import MOVES
+
+    assert TacState(parse_variant({})).legal_actions() == []  # before the first deal
+    state = TacState(parse_variant({}))
+    state.start_deal([["2"], ["9"], ["9"], ["9"]], dealer=3)
+    # colour 0: H0:2-4 and field 63; colour 2 all home; a colour-1 marble on field 30 (its 9 could move
+    # it). The 2 takes 63 over the start field 0 into H0:1: team {0, 2} is home, seat 1 has no TAC.
+    for field in (65, 66, 67, 63, 72, 73, 74, 75):
+        state.board[field] = 0 if field < 72 else 2
+    state.board[30] = 1
+    state.pre = [0, 3, 0, 4]
+    state.apply(Play("2", MOVES, moves=((63, 64),)))
+    assert state.is_terminal() and state.to_move == 1 and state.hands[1] == ["9"]
+    assert state.legal_actions() == []
+    state = TacState(parse_variant({}))
+    state.start_deal([["9"], ["9"], ["9"], ["9"]], dealer=3)
+    for _ in range(4):
+        state.apply(Play("9", DISCARD))  # no marble on the board: every 9 is discarded
+    assert state.to_move is None and not state.is_terminal()
+    assert state.legal_actions() == []
