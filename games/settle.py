@@ -73,7 +73,7 @@ def table_result(
     snapshot: dict[str, Any] | None,
 ) -> dict[str, Any] | None:
     """The table's result implied by a valid complete record, as keyword arguments for
-    `tournaments.services.result_report_verified` (entrant ids as keys), or None if it cannot be told.
+    `tournaments.services.result_report_from_record` (entrant ids as keys), or None if it cannot be told.
 
     >>> from tournaments.profiles import profile_for
     >>> table_result(profile=profile_for("tac", {}), derived={"winners": [0, 2]}, seat_entrants=[7, 9, 7, 9],

@@ -22,7 +22,7 @@ from tests.tournaments.conftest import seated_entrants, user_for_entrant
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Result
 from tournaments.permissions import reporting_entrant, reporting_entrant_among
-from tournaments.services import result_report_from_record, result_report_verified
+from tournaments.services import result_report_from_record
 from tournaments.services.locking import lock_table_context, lock_tournament
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def test_locked_report_locks_nothing_again_and_reports_as_before(organiser: Any)
         locks = lock_table_context(table_id=table.pk, tournament=lock_tournament(tournament.pk))
         assert locks.has_open_result is False
         with CaptureQueriesContext(connection) as queries:
-            result = result_report_verified(table=table, entrant=entrant, placings=_placings(table), locked=locks)
+            result = result_report_from_record(table=table, entrant=entrant, placings=_placings(table), locked=locks).result
     statements = [q["sql"] for q in queries.captured_queries]
     assert not [s for s in statements if "tournaments_tournament" in s or "FOR UPDATE" in s], statements
     assert result.state == Result.State.REPORTED and result.reported_for_id == entrant.pk
@@ -50,14 +50,14 @@ def test_locked_report_locks_nothing_again_and_reports_as_before(organiser: Any)
 def test_open_result_seen_by_the_lock_query_is_still_refused_or_kept(organiser: Any) -> None:
     tournament, table = one_table_tournament(organiser, "taki", {"seats": 2})
     entrant, other = seated_entrants(table)
-    first = result_report_verified(table=table, entrant=entrant, placings=_placings(table))
+    first = result_report_from_record(table=table, entrant=entrant, placings=_placings(table)).result
     with transaction.atomic():
         locks = lock_table_context(table_id=table.pk, tournament_id=tournament.pk)
         assert locks.has_open_result is True
         again = result_report_from_record(table=table, entrant=entrant, placings=_placings(table), locked=locks)
     assert (again.result.pk, again.changed) == (first.pk, False)  # the same side, the same result
     with pytest.raises(TournamentError) as refused:
-        result_report_verified(table=table, entrant=other, placings={entrant.pk: 2, other.pk: 1})
+        result_report_from_record(table=table, entrant=other, placings={entrant.pk: 2, other.pk: 1})
     assert refused.value.code == ErrorCode.RESULT_ALREADY_REPORTED
 
 
@@ -70,7 +70,7 @@ def test_locks_of_another_table_are_refused(organiser: Any) -> None:
         assert missing.value.code == ErrorCode.NOT_FOUND
         locks = lock_table_context(table_id=other_table.pk, tournament_id=other_tournament.pk)
         with pytest.raises(ValueError):
-            result_report_verified(table=table, entrant=None, placings=_placings(table), locked=locks)
+            result_report_from_record(table=table, entrant=None, placings=_placings(table), locked=locks)
     assert not Result.objects.exists()
 
 

@@ -142,7 +142,7 @@ def test_same_side_identical_pending_is_unchanged(organiser: Any, django_capture
 
 
 @pytest.mark.django_db
-def test_result_report_verified_refuses_an_entrant_of_another_table(organiser: Any) -> None:
+def test_result_report_from_record_refuses_an_entrant_of_another_table(organiser: Any) -> None:
     from tests.tournaments.conftest import make_tournament, published_round
     from tournaments.errors import TournamentError
 
@@ -151,10 +151,10 @@ def test_result_report_verified_refuses_an_entrant_of_another_table(organiser: A
     stranger = seated_entrants(other)[0]
     placings = {e.pk: i + 1 for i, e in enumerate(seated_entrants(table))}
     with pytest.raises(TournamentError) as err:
-        tournament_services.result_report_verified(table=table, entrant=stranger, placings=placings)
+        tournament_services.result_report_from_record(table=table, entrant=stranger, placings=placings)
     assert err.value.code == "permission_denied"
     assert not Result.objects.filter(table=table).exists()
-    result = tournament_services.result_report_verified(table=table, entrant=None, placings=placings)
+    result = tournament_services.result_report_from_record(table=table, entrant=None, placings=placings).result
     assert (result.state, result.reported_for_id) == (Result.State.REPORTED, None)
     assert AuditLog.objects.filter(action="result_reported_from_record", object_id=result.pk).exists()
 

@@ -20,7 +20,6 @@ from tournaments.services.results import (
     result_reject,
     result_report,
     result_report_from_record,
-    result_report_verified,
 )
 from tournaments.services.rounds import (
     pairing_request_build,
@@ -66,7 +65,6 @@ __all__ = [
     "result_reject",
     "result_report",
     "result_report_from_record",
-    "result_report_verified",
     "round_discard",
     "round_edit",
     "round_generate",

@@ -10,7 +10,7 @@ locks the tournament first, writes within one tournament are serialised; differe
 wait for each other. On SQLite `select_for_update` is a no-op and the database serialises writers.
 
 A write that already holds the tournament lock (and maybe the round and table) in its transaction
-hands them on as a `TableLocks` to the service it calls (`result_report_verified(locked=...)`), which
+hands them on as a `TableLocks` to the service it calls (`result_report_from_record(locked=...)`), which
 then locks nothing again: one transaction locks each row once.
 """
 

@@ -351,36 +351,6 @@ class VerifiedReport:
     changed: bool
 
 
-def result_report_verified(
-    *,
-    table: Table,
-    actor: Any = None,
-    entrant: Entrant | None,
-    kind: str = "normal",
-    scores: Mapping[Any, Any] | None = None,
-    placings: Mapping[Any, Any] | None = None,
-    winner: int | None = None,
-    note: str = "",
-    locked: TableLocks | None = None,
-) -> Result:
-    """Report a result derived from a verified game record (the games app; `tournaments` never imports it).
-
-    The caller has already checked who submitted the record: `entrant` is the submitting entrant
-    (a player of the table) or None when an organiser submitted it; the result is reported on their
-    behalf (`reported_for=entrant`) and the opponents or an organiser confirm it as usual. Same locks,
-    validation, knockout rule and errors as `result_report`; an identical pending result from the
-    other side (or any pending one, for an organiser's record) is confirmed; an identical pending
-    result from the same side is returned unchanged. Audit action: `result_reported_from_record`.
-
-    `locked`: the caller already holds the tournament, round and table locks of `table` in its
-    transaction (`services.locking.TableLocks`); nothing is locked again.
-    """
-    return result_report_from_record(
-        table=table, actor=actor, entrant=entrant, kind=kind, scores=scores, placings=placings, winner=winner,
-        note=note, locked=locked,
-    ).result
-
-
 @transaction.atomic
 def result_report_from_record(
     *,
@@ -395,7 +365,18 @@ def result_report_from_record(
     locked: TableLocks | None = None,
     audit: list[AuditLog] | None = None,
 ) -> VerifiedReport:
-    """`result_report_verified`, telling whether anything changed (for the record's settlement note).
+    """Report a result derived from a verified game record (the games app; `tournaments` never imports it);
+    `changed` tells whether anything changed (for the record's settlement note).
+
+    The caller has already checked who submitted the record: `entrant` is the submitting entrant
+    (a player of the table) or None when an organiser submitted it; the result is reported on their
+    behalf (`reported_for=entrant`) and the opponents or an organiser confirm it as usual. Same locks,
+    validation, knockout rule and errors as `result_report`; an identical pending result from the
+    other side (or any pending one, for an organiser's record) is confirmed; an identical pending
+    result from the same side is returned unchanged. Audit action: `result_reported_from_record`.
+
+    `locked`: the caller already holds the tournament, round and table locks of `table` in its
+    transaction (`services.locking.TableLocks`); nothing is locked again.
 
     `audit`: the audit rows are appended there (unsaved) instead of being written, for the caller to
     write with its own in one INSERT (`services.audit.audit_write`) before its transaction ends; when
