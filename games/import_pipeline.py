@@ -91,7 +91,7 @@ def _tables_by_meta(tournament: Tournament, keys: set[tuple[int, int]]) -> dict[
 
 def _tables_by_players(tournament: Tournament, wanted: list[frozenset[int]]) -> dict[frozenset[int], int]:
     """For each set of entrants, the published table seating exactly them, latest round first, then the
-    lowest table number (as `services.import_table`)."""
+    lowest table number."""
     entrants = set().union(*wanted) if wanted else set()
     if not entrants:
         return {}
@@ -129,48 +129,54 @@ class _Members:
         return self.by_name.get(name.strip().casefold(), [])
 
 
-def _find_tables(tournament: Tournament, items: list[_Item]) -> None:
-    """Every parsed item's table (`services.import_table`, read for the whole chunk at once), or its error."""
+def tables_of(tournament: Tournament, docs: dict[int, dict[str, Any]]) -> dict[int, Table | TournamentError]:
+    """Each record's table (keyed as given), or the error saying why there is none: `meta.round` +
+    `meta.table`, else the published table of the latest round (then the lowest number) whose seated
+    entrants are exactly the record's players' entrants. Read for all the records at once."""
     by_meta: dict[int, tuple[int, int]] = {}
     by_players: dict[int, frozenset[int]] = {}
+    found: dict[int, Table | TournamentError] = {}
     members: _Members | None = None
-    for item in items:
-        if item.parsed is None:
-            continue
-        doc = item.parsed.doc
+    for key, doc in docs.items():
         meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
         round_no, table_no = services._meta_number(meta.get("round")), services._meta_number(meta.get("table"))
         if round_no is not None and table_no is not None:
-            by_meta[item.index] = (round_no, table_no)
+            by_meta[key] = (round_no, table_no)
             continue
         if members is None:
             members = _Members(tournament)
         try:
-            by_players[item.index] = frozenset(
+            by_players[key] = frozenset(
                 services._match_player(name, pid, i, members.candidates(name, pid), at_table=False).entrant_id
                 for i, (name, pid, _seats) in enumerate(services._record_players(doc))
             )
         except TournamentError as err:
-            item.refuse(err)
-            item.parsed = None
+            found[key] = err
     meta_tables = _tables_by_meta(tournament, set(by_meta.values()))
     player_tables = _tables_by_players(tournament, list(by_players.values()))
     fetched = {t.pk: t for t in Table.objects.select_related("round").filter(pk__in=set(player_tables.values()))}
+    for key, (round_no, table_no) in by_meta.items():
+        found[key] = meta_tables.get((round_no, table_no)) or TournamentError(
+            ErrorCode.RECORD_TABLE_NOT_FOUND,
+            _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
+        )
+    for key, entrants in by_players.items():
+        table_id = player_tables.get(entrants)
+        table = fetched.get(table_id) if table_id is not None else None
+        found[key] = table or TournamentError(
+            ErrorCode.RECORD_TABLE_NOT_FOUND, _("No table seats exactly these players; give meta.round and meta.table."))
+    return found
+
+
+def _find_tables(tournament: Tournament, items: list[_Item]) -> None:
+    """Every parsed item's table (`tables_of`, for the whole chunk at once), or its error."""
+    found = tables_of(tournament, {item.index: item.parsed.doc for item in items if item.parsed is not None})
     for item in items:
-        if item.index in by_meta:
-            round_no, table_no = by_meta[item.index]
-            item.table = meta_tables.get((round_no, table_no))
-            if item.table is None:
-                item.refuse(TournamentError(
-                    ErrorCode.RECORD_TABLE_NOT_FOUND,
-                    _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
-                ))
-        elif item.index in by_players:
-            table_id = player_tables.get(by_players[item.index])
-            item.table = fetched.get(table_id) if table_id is not None else None
-            if item.table is None:
-                item.refuse(TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND,
-                                            _("No table seats exactly these players; give meta.round and meta.table.")))
+        outcome = found.get(item.index)
+        if isinstance(outcome, TournamentError):
+            item.refuse(outcome)
+        elif outcome is not None:
+            item.table = outcome
 
 
 def _seated_by_table(table_ids: set[int]) -> dict[int, list[services.SeatedEntrant]]:

@@ -34,7 +34,7 @@ from rules.core.trace import verify_with_final_snapshot
 from rules.core.verdict import Verdict
 from tournaments.api_parsers import _raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Entrant, EntrantMember, Result, Round, Seat, Table, Tournament
+from tournaments.models import Entrant, Result, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
 from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GAMES, GameProfile, ProfileError, profile_for
@@ -751,36 +751,14 @@ def _meta_number(value: Any) -> int | None:
 
 
 def import_table(*, tournament: Tournament, doc: dict[str, Any]) -> Table:
-    """The table of an imported record: `meta.round` + `meta.table`, else the published table of the
-    latest round whose seated entrants are exactly the record's players' entrants."""
-    meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
-    round_no, table_no = _meta_number(meta.get("round")), _meta_number(meta.get("table"))
-    tables = Table.objects.select_related("round").filter(round__tournament=tournament)
-    if round_no is not None and table_no is not None:
-        table = tables.filter(round__number=round_no, number=table_no).first()
-        if table is None:
-            raise TournamentError(
-                ErrorCode.RECORD_TABLE_NOT_FOUND,
-                _("There is no table %(table)s in round %(round)s.") % {"table": table_no, "round": round_no},
-            )
-        return table
-    members = [
-        _SeatedPlayer(player_id=m.player_id, name=m.player.name, entrant_id=m.entrant_id)
-        for m in EntrantMember.objects.filter(tournament=tournament).select_related("player")
-    ]
-    entrants = {
-        _match_player(name, pid, i, members, at_table=False).entrant_id
-        for i, (name, pid, _seats) in enumerate(_record_players(doc))
-    }
-    candidates = (
-        tables.exclude(round__status=Round.Status.DRAFT).filter(seats__entrant__in=entrants)
-        .prefetch_related("seats").distinct().order_by("-round__number", "number")
-    )
-    for table in candidates:
-        if {s.entrant_id for s in table.seats.all()} == entrants:
-            return table
-    raise TournamentError(ErrorCode.RECORD_TABLE_NOT_FOUND,
-                          _("No table seats exactly these players; give meta.round and meta.table."))
+    """The table of one imported record (`games.import_pipeline.tables_of`, which a bulk import runs for a
+    whole chunk); `record_table_not_found` or a player's error if there is none."""
+    from games import import_pipeline
+
+    found = import_pipeline.tables_of(tournament, {0: doc})[0]
+    if isinstance(found, TournamentError):
+        raise found
+    return found
 
 
 def _import_one(batch: ImportBatch, index: int, entry: ImportEntry) -> int | None:
