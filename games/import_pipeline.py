@@ -27,6 +27,7 @@ the batch done. `processed` counts the items whose record (if any) is verified.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -40,7 +41,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import services
+from games.bulk_writes import write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
+from rules.core.trace import verify_with_final_snapshot
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
@@ -49,20 +52,44 @@ from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.results_bulk import RecordReport, results_report_from_records
 from tournaments.services.tournaments import tournament_profile
 
+logger = logging.getLogger(__name__)
+
 WAITING = "waiting"  # a chunk's answer when an earlier chunk must store or settle first
 POLL_SECONDS = 0.02
 
 
 def import_chunk_items() -> int:
-    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_ITEMS", 25)))
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_ITEMS", 100)))
 
 
-def import_chunks(total: int) -> list[tuple[int, int]]:
-    """The chunks `[start, stop)` of a batch of `total` items, in file order."""
-    size = import_chunk_items()
-    return [(start, min(start + size, total)) for start in range(0, total, size)]
+def import_chunk_bytes() -> int:
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_BYTES", 262_144)))
 
 
+FIRST_CHUNK_ITEMS = 8
+
+
+def import_chunks(sizes: list[int]) -> list[tuple[int, int]]:
+    """The chunks `[start, stop)` of a batch whose items have these sizes (bytes), in file order.
+
+    A chunk holds at most `GAMES_IMPORT_CHUNK_ITEMS` items and `GAMES_IMPORT_CHUNK_BYTES` bytes (one item
+    at least). The first holds at most `FIRST_CHUNK_ITEMS`, and each next one at most twice its
+    predecessor's limit: the first chunk is stored soon, while the second worker replays the next one
+    (the tournament lock lets one chunk store at a time; replaying is what the workers share). Large
+    chunks spread the per-chunk queries over many records; the byte limit keeps a chunk of long records
+    (TAC, 30 KB each) small enough that every worker gets some."""
+    most_items, most_bytes = import_chunk_items(), import_chunk_bytes()
+    limit = min(FIRST_CHUNK_ITEMS, most_items)
+    chunks: list[tuple[int, int]] = []
+    start = 0
+    while start < len(sizes):
+        stop, size = start + 1, sizes[start]
+        while stop < len(sizes) and stop - start < limit and size + sizes[stop] <= most_bytes:
+            size += sizes[stop]
+            stop += 1
+        chunks.append((start, stop))
+        start, limit = stop, min(2 * limit, most_items)
+    return chunks
 
 
 # --- parse and store ------------------------------------------------------------------------------
@@ -76,6 +103,10 @@ class _Item:
     table: Table | None = None
     code: str = ""
     message: str = ""
+    # The replay's verdict (`Verdict.to_json`, its `file` set once the record has an id) and, for a
+    # valid complete record, its final position: None when not replayed (the record is stored pending).
+    verdict: dict[str, Any] | None = None
+    snapshot: dict[str, Any] | None = None
 
     def refuse(self, err: TournamentError) -> None:
         self.code, self.message = str(err.code), err.message
@@ -231,9 +262,22 @@ def _parse(start: int, entries: list[services.ImportEntry]) -> list[_Item]:
     return items
 
 
+def _replay(items: list[_Item]) -> None:
+    """Each parsed item's verdict and final position, from one replay of the document already read (no
+    query; the engines never change the document they replay). Items later refused (no table, a
+    duplicate) are replayed for nothing: they are few, and this keeps the replay out of the lock."""
+    for item in items:
+        if item.parsed is not None:
+            verdict, final = verify_with_final_snapshot(item.parsed.doc)
+            item.verdict = verdict.to_json()
+            item.snapshot = final if verdict.valid and verdict.complete else None
+
+
 def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: bool) -> bool:
     """Store the items not stored yet, with their records, under one tournament lock; False (nothing
-    done) while an item before `start` is not stored yet and `in_order`."""
+    done) while an item before `start` is not stored yet and `in_order`. A replayed item's record is
+    stored with its verdict and settles its table in the same transaction (file order); one not
+    replayed is stored pending (`_verify` replays it)."""
     stop = start + len(parsed)
     with transaction.atomic():
         tournament = lock_tournament(batch.tournament_id)
@@ -251,7 +295,12 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         taken = set(GameRecord.objects.filter(table_id__in=table_ids,
                                               sha256__in={item.parsed.sha256 for item in placed if item.parsed})
                     .values_list("table_id", "sha256"))
+        if _earlier_pending(batch, start, table_ids, _rolling(batch)):
+            for item in items:  # stored pending: `_verify` settles them after the earlier record, in file order
+                item.verdict = item.snapshot = None
         actor = batch.created_by
+        profile = tournament_profile(tournament)
+        version = services.engine_version(tournament.game)
         records: dict[int, GameRecord] = {}
         for item in placed:
             assert item.table is not None and item.parsed is not None
@@ -262,20 +311,27 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
                 continue
             taken.add((item.table.pk, item.parsed.sha256))
             variant = item.parsed.doc.get("variant", {})
-            records[item.index] = GameRecord(
+            record = records[item.index] = GameRecord(
                 tournament=tournament, table=item.table, submitted_by=actor, submitted_for=None,
                 source=GameRecord.Source.IMPORT, batch=batch, raw=item.parsed.text, sha256=item.parsed.sha256,
                 game=tournament.game, variant=variant if isinstance(variant, dict) else {},
                 seat_entrants=seat_entrants,
             )
+            if item.verdict is not None:
+                services._apply_verdict(record, item.verdict, version, item.snapshot, profile)
         # One INSERT per record: a multi-row insert passes the texts (up to a megabyte each) as one array
         # parameter (PostgreSQL's UNNEST), which the driver escapes character by character: slower.
         GameRecord.objects.bulk_create(list(records.values()), batch_size=1)
-        audit_write([
+        audit = [
             audit_entry(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
                         data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})
             for record in records.values()
-        ])
+        ]
+        verified = [(item, records[item.index]) for item in items
+                    if item.index in records and item.verdict is not None]
+        if verified:
+            _settle_verified(tournament, version, verified, audit)
+        audit_write(audit)
         ImportItem.objects.bulk_create([
             ImportItem(batch=batch, index=item.index, name=item.entry.name, record=records.get(item.index),
                        error_code=item.code, error_message=item.message[:500])
@@ -283,6 +339,37 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         ])
         _count_processed(batch.pk)
     return True
+
+
+def _settle_verified(tournament: Tournament, version: str, verified: list[tuple[_Item, GameRecord]],
+                     audit: list[AuditLog]) -> None:
+    """The records just stored with their replay's verdict: keep each verdict (`RecordVerdict`), settle
+    the tables of the valid complete ones in file order, as `_verify` does for records stored pending;
+    their settlement is written in one UPDATE (`write_settlements`)."""
+    for item, record in verified:
+        assert item.verdict is not None
+        item.verdict["file"] = f"record-{record.pk}"
+    RecordVerdict.objects.bulk_create([
+        RecordVerdict(record=record, engine_version=version, verdict=item.verdict) for item, record in verified])
+    settling = [record for _item, record in verified if record.status == GameRecord.Status.VALID and record.complete]
+    if settling:
+        # The rounds and tables settled, locked in one query (after the tournament, as every writer).
+        tables = {table.pk: table for table in Table.objects.select_related("round")
+                  .select_for_update(of=("self", "round")).annotate(has_addresses=addresses_at_table())
+                  .filter(pk__in={record.table_id for record in settling})}
+        for record in settling:
+            record.table = tables[record.table_id]
+        _settle_records(tournament, settling, audit)
+        write_settlements(settling)
+    for _item, record in verified:
+        audit.append(_verified_entry(tournament, record))
+
+
+def _verified_entry(tournament: Tournament, record: GameRecord) -> AuditLog:
+    return audit_entry(
+        action="game_record_verified", tournament=tournament, obj=record, actor=None,
+        data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
+              "engine_version": record.engine_version, "settlement": record.settlement})
 
 
 def _count_processed(batch_id: int) -> None:
@@ -304,13 +391,18 @@ def _chunk_records(batch: ImportBatch, start: int, stop: int) -> list[int]:
                 .values_list("record_id", flat=True))
 
 
-def _earlier_pending(batch: ImportBatch, start: int, record_ids: list[int], rolling: bool) -> bool:
-    """Is a record of an item before `start` still pending, at one of these records' tables (any table
-    in a rolling-round tournament)?"""
+def _earlier_pending(batch: ImportBatch, start: int, tables: Any, rolling: bool) -> bool:
+    """Is a record of an item before `start` still pending at one of `tables` (table ids, or a query of
+    them), or at any table in a rolling-round tournament? Within a batch only a record stored without
+    its replay (`_verify` replays it) is pending: stored by an earlier version, or behind such a record."""
     earlier = ImportItem.objects.filter(batch=batch, index__lt=start, record__status=GameRecord.Status.PENDING)
     if not rolling:
-        earlier = earlier.filter(record__table__in=GameRecord.objects.filter(pk__in=record_ids).values("table_id"))
+        earlier = earlier.filter(record__table_id__in=tables)
     return earlier.exists()
+
+
+def _tables_of_records(record_ids: list[int]) -> Any:
+    return GameRecord.objects.filter(pk__in=record_ids).values("table_id")
 
 
 def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> bool:
@@ -324,7 +416,7 @@ def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> boo
     if not pending:
         return True
     rolling = _rolling(batch)
-    if in_order and _earlier_pending(batch, start, [pk for pk, _raw, _game in pending], rolling):
+    if in_order and _earlier_pending(batch, start, _tables_of_records([pk for pk, _raw, _game in pending]), rolling):
         return False  # (checked again under the lock below; this saves a replay that would wait)
     checked: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]] = {}
     for record_id, raw, game in pending:
@@ -334,7 +426,7 @@ def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> boo
     order = dict(ImportItem.objects.filter(batch=batch, record_id__in=checked).values_list("record_id", "index"))
     with transaction.atomic():
         tournament = lock_tournament(batch.tournament_id)
-        if in_order and _earlier_pending(batch, start, list(checked), rolling):
+        if in_order and _earlier_pending(batch, start, _tables_of_records(list(checked)), rolling):
             return False
         profile = tournament_profile(tournament)
         records = [
@@ -363,10 +455,7 @@ def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> boo
                                      and record.complete and record.settlement == GameRecord.Settlement.NONE], audit)
         for record in records:
             if previous[record.pk] != (record.status, record.error_code):
-                audit.append(audit_entry(
-                    action="game_record_verified", tournament=tournament, obj=record, actor=None,
-                    data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
-                          "engine_version": record.engine_version, "settlement": record.settlement}))
+                audit.append(_verified_entry(tournament, record))
         for record in records:  # (one UPDATE each: Django's bulk_update builds a CASE per field and row, slower)
             record.save(update_fields=services.VERDICT_FIELDS)
         audit_write(audit)
@@ -424,11 +513,11 @@ def import_batch_start(*, batch_id: int) -> list[tuple[int, int]]:
     ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
     upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
     try:
-        total = services.import_size(bytes(upload))
+        sizes = services.import_item_sizes(bytes(upload))
     except TournamentError as err:
         ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
         return []
-    return import_chunks(total)
+    return import_chunks(sizes)
 
 
 def _stored_before(batch: ImportBatch, start: int) -> bool:
@@ -458,12 +547,17 @@ def import_chunk_process(*, batch_id: int, start: int, stop: int, in_order: bool
     upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
     if not upload:  # another chunk finished the batch meanwhile (its upload is emptied when done)
         return str(ImportBatch.objects.filter(pk=batch.pk).values_list("status", flat=True).get())
+    began = time.perf_counter()
     items = _parse(start, services.import_entries(bytes(upload), start=start, stop=stop))
+    _replay(items)
+    replayed = time.perf_counter()
     while not _store(batch, start, items, in_order=in_order):
         if not _poll(lambda: _stored_before(batch, start), deadline):
             return WAITING
+    logger.info("import batch %s items [%s, %s): read and replayed in %.0f ms, stored in %.0f ms (lock waits included)",
+                batch.pk, start, stop, (replayed - began) * 1000, (time.perf_counter() - replayed) * 1000)
     while not _verify(batch, start, stop, in_order=in_order):
-        if not _poll(lambda: not _earlier_pending(batch, start, _chunk_records(batch, start, stop),
+        if not _poll(lambda: not _earlier_pending(batch, start, _tables_of_records(_chunk_records(batch, start, stop)),
                                                   _rolling(batch)), deadline):
             return WAITING
     _finish(batch.pk)

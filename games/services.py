@@ -680,21 +680,24 @@ def _zip_entries(data: bytes, start: int = 0, stop: int | None = None) -> list[I
     return entries
 
 
-def _jsonl_entries(data: bytes) -> list[ImportEntry]:
+def _jsonl_lines(data: bytes) -> list[tuple[int, str]]:
+    """The non-blank lines of a JSON Lines file with their line numbers (at most `max_import_items`)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise TournamentError(ErrorCode.IMPORT_UNREADABLE, _("A JSON Lines file must be UTF-8 text.")) from exc
-    entries = [
-        ImportEntry(f"line {number}", line.encode("utf-8"))
-        for number, line in enumerate(text.splitlines(), start=1) if line.strip()
-    ]
-    if len(entries) > max_import_items():
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if len(lines) > max_import_items():
         raise TournamentError(
             ErrorCode.IMPORT_TOO_LARGE,
             _("The file holds more than %(max)s records.") % {"max": max_import_items()},
         )
-    return entries
+    return lines
+
+
+def _jsonl_entries(data: bytes, start: int = 0, stop: int | None = None) -> list[ImportEntry]:
+    # only the lines asked for are encoded (each chunk of a batch reads the whole upload)
+    return [ImportEntry(f"line {number}", line.encode("utf-8")) for number, line in _jsonl_lines(data)[start:stop]]
 
 
 def _is_zip(data: bytes) -> bool:
@@ -708,19 +711,28 @@ def _no_records() -> TournamentError:
 def import_entries(data: bytes, *, start: int = 0, stop: int | None = None) -> list[ImportEntry]:
     """The items of a ZIP (its .json members) or JSON Lines file, in file order; limits checked.
     `start`, `stop`: the items `[start, stop)` only (a chunk of a batch; a ZIP unpacks only those)."""
-    entries = _zip_entries(data, start, stop) if _is_zip(data) else _jsonl_entries(data)[start:stop]
+    entries = _zip_entries(data, start, stop) if _is_zip(data) else _jsonl_entries(data, start, stop)
     if not entries and start == 0:
         raise _no_records()
     return entries
 
 
-def import_size(data: bytes) -> int:
-    """How many items `import_entries` will give, with the same refusals, without unpacking a ZIP's members
-    (the upload is checked in the request; the task unpacks it)."""
-    count = len(_zip_members(data)[1]) if _is_zip(data) else len(_jsonl_entries(data))
-    if not count:
+def import_item_sizes(data: bytes) -> list[int]:
+    """The size in bytes of each item `import_entries` will give (a ZIP member's declared size), with the
+    same refusals, without unpacking a ZIP's members (the upload is checked in the request; the task
+    unpacks it)."""
+    if _is_zip(data):
+        sizes = [member.file_size for member in _zip_members(data)[1]]
+    else:
+        sizes = [len(line.encode("utf-8")) for _number, line in _jsonl_lines(data)]
+    if not sizes:
         raise _no_records()
-    return count
+    return sizes
+
+
+def import_size(data: bytes) -> int:
+    """How many items `import_entries` will give (`import_item_sizes`)."""
+    return len(import_item_sizes(data))
 
 
 @transaction.atomic

@@ -3,6 +3,7 @@ one by one, whatever the order the chunks run in and however often each runs."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections import Counter
@@ -12,7 +13,8 @@ import pytest
 
 from games import import_pipeline, services, tasks
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
-from tests.games.conftest import random_record, relabel
+from rules.core.trace import verify_with_final_snapshot
+from tests.games.conftest import GAME_CASES, random_record, relabel
 from tests.games.test_api_submit import mutate_forged_result
 from tests.tournaments.conftest import make_tournament, published_round
 from tournaments.models import AuditLog, Result, Tournament
@@ -113,13 +115,15 @@ def test_chunks_in_any_order_and_twice_end_as_one_by_one(organiser: Any, setting
     # A chunk taken before the one ahead of it has stored its items stores nothing and waits its turn.
     assert run(chunks[1]) == import_pipeline.WAITING
     assert not ImportItem.objects.filter(batch=batch).exists()
-    # A worker killed after storing the first chunk: the items are there, their records pending.
+    # The first chunk stored without its replay (as a batch begun by the previous version, which
+    # stored and verified in two steps): the items are there, their records pending.
     first = import_pipeline._parse(0, services.import_entries(bytes(batch.upload), start=0, stop=3))
     assert import_pipeline._store(batch, 0, first, in_order=True)
     assert ImportBatch.objects.get(pk=batch.pk).processed == 1  # the duplicate; the two records are pending
-    # The second chunk's only record (table 3) has no earlier record pending: it is verified at once.
+    # The second chunk's only record (table 3) has no earlier record pending: stored verified and settled.
     assert run(chunks[1]) == "running"
-    # The third stores its items, then waits: table 2's first record (item 1) is still pending.
+    assert GameRecord.objects.filter(batch=batch, status="pending").count() == 2
+    # The third stores its records pending, then waits: table 2's first record (item 1) is still pending.
     assert run(chunks[2]) == import_pipeline.WAITING
     assert GameRecord.objects.filter(batch=batch, status="pending").count() == 4
     for chunk in [chunks[0], chunks[0], chunks[3], chunks[2], chunks[1], chunks[2], chunks[3]]:
@@ -159,3 +163,38 @@ def test_an_unreadable_upload_fails_the_batch_without_chunks(organiser: Any) -> 
     assert import_pipeline.import_batch_start(batch_id=batch.pk) == []
     batch.refresh_from_db()
     assert batch.status == "failed" and batch.error_message.startswith("The ZIP file cannot be read")
+
+
+def test_a_chunk_stores_its_records_verified_and_settled_in_one_step(organiser: Any) -> None:
+    """The replay runs before the chunk stores: no record of the batch is ever pending in between."""
+    tournament, batch = new_batch(organiser, "One step")
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch.pk):
+        import_pipeline.import_chunk_process(batch_id=batch.pk, start=start, stop=stop)
+        assert not GameRecord.objects.filter(batch=batch, status="pending").exists()
+        verified = GameRecord.objects.filter(batch=batch, verdicts__isnull=False)
+        assert verified.count() == GameRecord.objects.filter(batch=batch).count() > 0
+    assert ImportBatch.objects.get(pk=batch.pk).status == "done"
+
+
+@pytest.mark.parametrize(("sizes", "items", "limit", "expected"), [
+    # the first chunk holds 8 items at most, each next one twice as many, up to GAMES_IMPORT_CHUNK_ITEMS
+    ([10] * 300, 100, 10_000, [(0, 8), (8, 24), (24, 56), (56, 120), (120, 220), (220, 300)]),
+    # and GAMES_IMPORT_CHUNK_BYTES at most (long records: TAC)
+    ([400] * 5, 100, 1_000, [(0, 2), (2, 4), (4, 5)]),
+    # an item larger than the byte limit makes a chunk of its own
+    ([5_000, 10, 10], 100, 1_000, [(0, 1), (1, 3)]),
+    ([10] * 10, 3, 10_000, [(0, 3), (3, 6), (6, 9), (9, 10)]),
+])
+def test_chunk_plan(settings: Any, sizes: list[int], items: int, limit: int, expected: list[tuple[int, int]]) -> None:
+    settings.GAMES_IMPORT_CHUNK_ITEMS, settings.GAMES_IMPORT_CHUNK_BYTES = items, limit
+    assert import_pipeline.import_chunks(sizes) == expected
+
+
+@pytest.mark.parametrize(("game", "variant"), [(game, record_variant) for game, _t, record_variant in GAME_CASES])
+def test_the_engines_leave_the_document_they_replay_unchanged(game: str, variant: dict[str, Any]) -> None:
+    """The bulk import replays the document it parsed, then reads its players and meta from it."""
+    for seed in range(3):
+        doc = random_record(game, variant, seed=seed)
+        before = copy.deepcopy(doc)
+        verdict, _final = verify_with_final_snapshot(doc)
+        assert verdict.valid and doc == before

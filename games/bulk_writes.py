@@ -1,0 +1,41 @@
+"""Writes of many game records in one statement, where the ORM would send one per row.
+
+Django's `bulk_update` builds a `CASE WHEN id = ... THEN ...` per field and row: on a chunk of 25 imported
+records it costs more CPU than 25 single UPDATEs. One `UPDATE ... FROM (VALUES ...)` (PostgreSQL, and
+SQLite since 3.33) writes them all for the price of one statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import connection
+
+from games.models import GameRecord
+
+# What settling a table writes on its record (`services._settle`).
+SETTLEMENT_FIELDS = ("result", "settlement", "settlement_note")
+
+
+def write_settlements(records: Sequence[GameRecord]) -> int:
+    """Write `SETTLEMENT_FIELDS` of records already stored, in one statement; the rows updated."""
+    if not records:
+        return 0
+    quote = connection.ops.quote_name
+    table = quote(GameRecord._meta.db_table)
+    pk = GameRecord._meta.pk
+    assert pk is not None
+    fields = [GameRecord._meta.get_field(name) for name in SETTLEMENT_FIELDS]
+    # Each value cast to its column's type: in a VALUES list PostgreSQL infers a column's type from its
+    # first row, and a NULL there would make `result_id` text.
+    casts = [f"CAST(%s AS {field.db_type(connection)})" for field in [pk, *fields]]  # type: ignore[union-attr]
+    names = ["id", *(f"v{index}" for index in range(len(fields)))]
+    rows = ", ".join(f"({', '.join(casts)})" for _ in records)
+    assignments = ", ".join(f"{quote(field.column)} = v.{name}"  # type: ignore[union-attr]
+                            for field, name in zip(fields, names[1:], strict=True))
+    sql = (f"UPDATE {table} SET {assignments} FROM (VALUES {rows}) AS v({', '.join(names)}) "
+           f"WHERE {table}.{quote(pk.column)} = v.id")
+    params = [getattr(record, field.attname) for record in records for field in [pk, *fields]]  # type: ignore[union-attr]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
