@@ -236,8 +236,9 @@ def _measure_import(records: list[tuple[int, str]], organiser: Any, real: bool) 
 
 
 def _drain(real: bool) -> None:
-    """Wait until the workers' queue is empty: the tasks an earlier case left (the notifications of its
-    results) must not be counted against the next one."""
+    """Wait until the workers' queue is empty and no worker runs a task: the tasks an earlier case left
+    (the notifications and standings recomputation of its results) must not be counted against the next
+    one, nor share the cores with the engine-alone pass that sets its bar."""
     if not real:
         return
     from django.conf import settings
@@ -245,12 +246,14 @@ def _drain(real: bool) -> None:
     from config.celery import app
 
     deadline = time.monotonic() + 300
-    empty = 0
+    idle = 0
     with app.connection_for_write() as conn:
-        while empty < 3 and time.monotonic() < deadline:
+        while idle < 3 and time.monotonic() < deadline:
             _name, waiting, _consumers = conn.default_channel.queue_declare(
                 settings.CELERY_TASK_DEFAULT_QUEUE, passive=True)
-            empty = empty + 1 if waiting == 0 else 0
+            active = app.control.inspect(timeout=0.5).active() or {}
+            busy = any(tasks for name, tasks in active.items() if name.startswith(f"bench-{os.getpid()}-"))
+            idle = idle + 1 if waiting == 0 and not busy else 0
             time.sleep(0.1)
 
 

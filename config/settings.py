@@ -225,7 +225,7 @@ GAMES_IMPORT_MAX_BYTES = env.int("GAMES_IMPORT_MAX_BYTES", default=50_000_000)
 GAMES_IMPORT_MAX_ITEMS = env.int("GAMES_IMPORT_MAX_ITEMS", default=1000)
 GAMES_IMPORT_MAX_UNCOMPRESSED = env.int("GAMES_IMPORT_MAX_UNCOMPRESSED", default=200_000_000)
 GAMES_IMPORT_CHUNK_ITEMS = env.int("GAMES_IMPORT_CHUNK_ITEMS", default=100)  # at most, per import task (workers share a batch)
-GAMES_IMPORT_CHUNK_BYTES = env.int("GAMES_IMPORT_CHUNK_BYTES", default=262_144)  # at most (one item at least)
+GAMES_IMPORT_CHUNK_BYTES = env.int("GAMES_IMPORT_CHUNK_BYTES", default=1_048_576)  # at most (one item at least)
 
 # REST API
 REST_FRAMEWORK = {

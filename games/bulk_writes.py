@@ -21,6 +21,10 @@ def write_settlements(records: Sequence[GameRecord]) -> int:
     """Write `SETTLEMENT_FIELDS` of records already stored, in one statement; the rows updated."""
     if not records:
         return 0
+    if connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 33):
+        for record in records:  # no UPDATE ... FROM before SQLite 3.33 (Django 5.2 runs on 3.31)
+            record.save(update_fields=list(SETTLEMENT_FIELDS))
+        return len(records)
     quote = connection.ops.quote_name
     table = quote(GameRecord._meta.db_table)
     pk = GameRecord._meta.pk

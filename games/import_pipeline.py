@@ -1,24 +1,25 @@
 """Bulk import, spread over the workers (docs/games.md, "Bulk import").
 
-The batch task (`import_batch_start`) cuts the items into chunks `[start, stop)` of
-`GAMES_IMPORT_CHUNK_ITEMS` and enqueues one task per chunk; any worker takes any chunk.
-A chunk (`import_chunk_process`):
+The batch task (`import_batch_start`) cuts the items into chunks `[start, stop)` (`import_chunks`: at most
+`GAMES_IMPORT_CHUNK_ITEMS` items and `GAMES_IMPORT_CHUNK_BYTES` bytes, the first ones smaller) and enqueues
+one task per chunk; any worker takes any chunk. A chunk (`import_chunk_process`):
 
-1. Parses its items outside any transaction (the costly part of storing, done by the workers in parallel).
+1. Parses and replays its items outside any transaction (the workers do this in parallel): the verdict and
+   the final position come from one replay of the parsed document.
 2. Stores them under one tournament lock, once every item before `start` is stored (else it answers
    `WAITING` and its task is retried shortly): so the items are stored in file order, and a duplicate or
    a table's second record is judged against the same earlier items as one by one. Every item not
-   stored yet becomes an `ImportItem` (unique (batch, index)) with its `GameRecord` (pending) or its
-   error; the checks and their order are those of `services._import_one` (parse, table, round
-   published, not a bye, game, players, duplicate); the tables, seats, players and duplicates the chunk
-   needs are read in a few queries, not per item.
-3. Replays its records still pending outside any transaction.
-4. Under one tournament lock, with the chunk's tables and rounds locked in one query, stores each verdict
-   (`RecordVerdict`, unique per record and engine version), applies it and settles its table in file
-   order (`results_report_from_records` for the plain reports, `services._settle` for the others); the
-   audit rows are written in one INSERT. It waits (`WAITING`) while an earlier record of one of its
-   tables (of any table in a rolling-round tournament, where a result can release another table) is
-   still pending: each table is settled by its records in file order, as one by one.
+   stored yet becomes an `ImportItem` (unique (batch, index)) with its `GameRecord` or its error; the
+   checks and their order are those of `services._import_one` (parse, table, round published, not a bye,
+   game, players, duplicate); the tables, seats, players and duplicates the chunk needs are read in a
+   few queries, not per item. In the same transaction each record gets its verdict (`RecordVerdict`,
+   unique per record and engine version) and the valid complete ones settle their tables in file order
+   (`results_report_from_records` for the plain reports, `services._settle` for the others); the audit
+   rows are written in one INSERT.
+3. Replays and settles any record of the chunk still pending (`_verify`): one stored by an earlier version
+   (which stored, then verified), or one stored behind such a record of one of its tables (of any table
+   in a rolling-round tournament), which waits (`WAITING`) until that earlier record is settled: each
+   table is settled by its records in file order, as one by one.
 
 Every step is safe to run twice or at the same time as another: stored items and verified records are
 skipped under the tournament lock. The chunk that finds every item stored and no record pending marks
@@ -36,7 +37,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -63,7 +65,7 @@ def import_chunk_items() -> int:
 
 
 def import_chunk_bytes() -> int:
-    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_BYTES", 262_144)))
+    return max(1, int(getattr(settings, "GAMES_IMPORT_CHUNK_BYTES", 1_048_576)))
 
 
 FIRST_CHUNK_ITEMS = 8
@@ -76,8 +78,9 @@ def import_chunks(sizes: list[int]) -> list[tuple[int, int]]:
     at least). The first holds at most `FIRST_CHUNK_ITEMS`, and each next one at most twice its
     predecessor's limit: the first chunk is stored soon, while the second worker replays the next one
     (the tournament lock lets one chunk store at a time; replaying is what the workers share). Large
-    chunks spread the per-chunk queries over many records; the byte limit keeps a chunk of long records
-    (TAC, 30 KB each) small enough that every worker gets some."""
+    chunks spread the per-chunk work (about 20 queries and reading the upload) over many records; the
+    byte limit bounds a chunk's memory and replay time where records are long (TAC: 30 KB; at most
+    `GAMES_RECORD_MAX_BYTES`)."""
     most_items, most_bytes = import_chunk_items(), import_chunk_bytes()
     limit = min(FIRST_CHUNK_ITEMS, most_items)
     chunks: list[tuple[int, int]] = []
@@ -295,7 +298,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         taken = set(GameRecord.objects.filter(table_id__in=table_ids,
                                               sha256__in={item.parsed.sha256 for item in placed if item.parsed})
                     .values_list("table_id", "sha256"))
-        if _earlier_pending(batch, start, table_ids, _rolling(batch)):
+        if _earlier_pending(batch, start, table_ids, tournament.rolling_rounds):
             for item in items:  # stored pending: `_verify` settles them after the earlier record, in file order
                 item.verdict = item.snapshot = None
         actor = batch.created_by
@@ -373,10 +376,11 @@ def _verified_entry(tournament: Tournament, record: GameRecord) -> AuditLog:
 
 
 def _count_processed(batch_id: int) -> None:
-    """`processed`: the items stored whose record, if any, is verified (in the caller's transaction)."""
-    items = ImportItem.objects.filter(batch_id=batch_id)
-    done = items.count() - items.filter(record__status=GameRecord.Status.PENDING).count()
-    ImportBatch.objects.filter(pk=batch_id).update(processed=done)
+    """`processed`: the items stored whose record, if any, is verified (in the caller's transaction; one
+    statement)."""
+    done = (ImportItem.objects.filter(batch_id=OuterRef("pk")).exclude(record__status=GameRecord.Status.PENDING)
+            .order_by().values("batch_id").annotate(count=Count("pk")).values("count"))
+    ImportBatch.objects.filter(pk=batch_id).update(processed=Coalesce(Subquery(done), 0))
 
 
 # --- verify and settle -------------------------------------------------------------------------------

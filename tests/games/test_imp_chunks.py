@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from games import import_pipeline, services, tasks
+from games.bulk_writes import write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from rules.core.trace import verify_with_final_snapshot
 from tests.games.conftest import GAME_CASES, random_record, relabel
@@ -198,3 +199,19 @@ def test_the_engines_leave_the_document_they_replay_unchanged(game: str, variant
         before = copy.deepcopy(doc)
         verdict, _final = verify_with_final_snapshot(doc)
         assert verdict.valid and doc == before
+
+
+def test_write_settlements_writes_each_records_own_values(organiser: Any) -> None:
+    _tournament, batch = new_batch(organiser, "Settlements")
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch.pk):
+        import_pipeline.import_chunk_process(batch_id=batch.pk, start=start, stop=stop)
+    records = list(GameRecord.objects.filter(batch=batch).order_by("pk"))
+    result = next(record.result for record in records if record.result is not None)
+    first, second, *_rest = records
+    first.result, first.settlement, first.settlement_note = None, "none", "first's own note"
+    second.result, second.settlement, second.settlement_note = result, "conflict", ""
+    assert write_settlements([first, second]) == 2
+    assert list(GameRecord.objects.filter(pk__in=[first.pk, second.pk]).order_by("pk").values_list(
+        "result_id", "settlement", "settlement_note")) == [(None, "none", "first's own note"),
+                                                           (result.pk, "conflict", "")]
+    assert write_settlements([]) == 0
