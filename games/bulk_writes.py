@@ -17,14 +17,14 @@ from games.models import GameRecord
 SETTLEMENT_FIELDS = ("result", "settlement", "settlement_note")
 
 
-def write_settlements(records: Sequence[GameRecord]) -> int:
-    """Write `SETTLEMENT_FIELDS` of records already stored, in one statement; the rows updated."""
+def write_settlements(records: Sequence[GameRecord]) -> None:
+    """Write `SETTLEMENT_FIELDS` of records already stored, in one statement."""
     if not records:
-        return 0
+        return
     if connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 33):
         for record in records:  # no UPDATE ... FROM before SQLite 3.33 (Django 5.2 runs on 3.31)
             record.save(update_fields=list(SETTLEMENT_FIELDS))
-        return len(records)
+        return
     quote = connection.ops.quote_name
     table = quote(GameRecord._meta.db_table)
     pk = GameRecord._meta.pk
@@ -37,9 +37,9 @@ def write_settlements(records: Sequence[GameRecord]) -> int:
     rows = ", ".join(f"({', '.join(casts)})" for _ in records)
     assignments = ", ".join(f"{quote(field.column)} = v.{name}"  # type: ignore[union-attr]
                             for field, name in zip(fields, names[1:], strict=True))
-    sql = (f"UPDATE {table} SET {assignments} FROM (VALUES {rows}) AS v({', '.join(names)}) "
-           f"WHERE {table}.{quote(pk.column)} = v.id")
+    # (a CTE names the VALUES columns on both backends; SQLite has no `AS v(columns)` alias list)
+    sql = (f"WITH v({', '.join(names)}) AS (VALUES {rows}) "
+           f"UPDATE {table} SET {assignments} FROM v WHERE {table}.{quote(pk.column)} = v.id")
     params = [getattr(record, field.attname) for record in records for field in [pk, *fields]]  # type: ignore[union-attr]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount

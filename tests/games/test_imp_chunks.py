@@ -53,6 +53,16 @@ def new_batch(organiser: Any, name: str) -> tuple[Tournament, ImportBatch]:
     return tournament, batch
 
 
+def verdict_of(record: GameRecord) -> dict[str, Any] | None:
+    """The record's stored verdict, its file name (the record's id) checked and left out."""
+    stored = record.verdicts.first()
+    if stored is None:
+        return None
+    verdict = dict(stored.verdict)
+    assert verdict.pop("file") == f"record-{record.pk}"
+    return verdict
+
+
 def state(tournament: Tournament) -> dict[str, Any]:
     """Everything an import leaves behind, with database ids replaced by item indexes and table numbers."""
     index_of = dict(ImportItem.objects.filter(batch__tournament=tournament).values_list("record_id", "index"))
@@ -66,6 +76,7 @@ def state(tournament: Tournament) -> dict[str, Any]:
          item.record.settlement if item.record else None, item.record.settlement_note if item.record else None,
          item.record.derived_table_result is not None if item.record else None,
          item.record.verdicts.count() if item.record else None,
+         verdict_of(item.record) if item.record else None,
          index_of.get(item.record.result.game_records.order_by("pk").first().pk)
          if item.record and item.record.result else None)
         for item in ImportItem.objects.filter(batch__tournament=tournament).select_related("record__result")
@@ -210,8 +221,8 @@ def test_write_settlements_writes_each_records_own_values(organiser: Any) -> Non
     first, second, *_rest = records
     first.result, first.settlement, first.settlement_note = None, "none", "first's own note"
     second.result, second.settlement, second.settlement_note = result, "conflict", ""
-    assert write_settlements([first, second]) == 2
+    write_settlements([first, second])
     assert list(GameRecord.objects.filter(pk__in=[first.pk, second.pk]).order_by("pk").values_list(
         "result_id", "settlement", "settlement_note")) == [(None, "none", "first's own note"),
                                                            (result.pk, "conflict", "")]
-    assert write_settlements([]) == 0
+    write_settlements([])  # nothing to write: no statement
