@@ -719,8 +719,7 @@ def import_entries(data: bytes, *, start: int = 0, stop: int | None = None) -> l
 
 def import_item_sizes(data: bytes) -> list[int]:
     """The size in bytes of each item `import_entries` will give (a ZIP member's declared size), with the
-    same refusals, without unpacking a ZIP's members (the upload is checked in the request; the task
-    unpacks it)."""
+    same refusals as `import_size`; the batch task cuts its chunks by them."""
     if _is_zip(data):
         sizes = [member.file_size for member in _zip_members(data)[1]]
     else:
@@ -731,8 +730,12 @@ def import_item_sizes(data: bytes) -> list[int]:
 
 
 def import_size(data: bytes) -> int:
-    """How many items `import_entries` will give (`import_item_sizes`)."""
-    return len(import_item_sizes(data))
+    """How many items `import_entries` will give, with the same refusals, without unpacking a ZIP's
+    members nor encoding a JSON Lines file's lines (the upload is checked in the request)."""
+    count = len(_zip_members(data)[1]) if _is_zip(data) else len(_jsonl_lines(data))
+    if not count:
+        raise _no_records()
+    return count
 
 
 @transaction.atomic

@@ -111,14 +111,22 @@ def _mutations(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-def test_malformed_or_hostile_archives_are_refused_whole(organiser: Any, played: Tournament) -> None:
-    document = json.loads(json.dumps(archive_export(played)))
-    before = (Tournament.objects.count(), Entrant.objects.count(), Result.objects.count())
-    for name, bad in _mutations(document):
+def assert_each_refused_whole(organiser: Any, cases: list[tuple[str, Any]], *models: Any) -> None:
+    """Each archive is refused with `invalid_archive` and leaves the rows of `models` as they were."""
+    def counts() -> list[int]:
+        return [model.objects.count() for model in models]
+
+    before = counts()
+    for name, bad in cases:
         with pytest.raises(TournamentError) as caught:
             archive_import(actor=organiser, data=bad, slug="bad-copy")
         assert caught.value.code == "invalid_archive", name
-        assert (Tournament.objects.count(), Entrant.objects.count(), Result.objects.count()) == before, name
+        assert counts() == before, name
+
+
+def test_malformed_or_hostile_archives_are_refused_whole(organiser: Any, played: Tournament) -> None:
+    document = json.loads(json.dumps(archive_export(played)))
+    assert_each_refused_whole(organiser, _mutations(document), Tournament, Entrant, Result)
 
 
 def test_command_line_round_trip_and_refusal(tmp_path: Path, organiser: Any, played: Tournament) -> None:

@@ -42,16 +42,8 @@ def audit_write(entries: Sequence[AuditLog]) -> list[AuditLog]:
     return AuditLog.objects.bulk_create(list(entries)) if entries else []
 
 
-def audit_record(
-    *,
-    action: str,
-    tournament: Tournament | None,
-    obj: models.Model | None = None,
-    actor: Any = None,
-    actor_entrant: Entrant | None = None,
-    data: dict[str, Any] | None = None,
-) -> AuditLog:
-    entry = audit_entry(action=action, tournament=tournament, obj=obj, actor=actor, actor_entrant=actor_entrant,
-                        data=data)
+def audit_record(**fields: Any) -> AuditLog:
+    """Write the audit row of one change at once; `fields` as `audit_entry` takes them."""
+    entry = audit_entry(**fields)
     entry.save()
     return entry

@@ -144,16 +144,22 @@ def test_the_trace_snapshot_names_the_seat_skipped_by_the_8_until_it_has_played(
 
 
 # ---------------------------------------------------------------- nothing is played after the end
-def test_no_action_is_applied_after_the_game_is_over() -> None:
+def won_by_a_two() -> TacState:
+    """Colour 0 on H0:2-4 and field 63, colour 2 all home, a colour-1 marble on field 30 (seat 1's 9
+    could move it). Seat 0's 2 takes 63 over the start field 0 into H0:1: team {0, 2} is home and seat 1
+    holds no TAC to answer with, so the game is over while seat 1 still holds a usable card."""
     state = TacState(parse_variant({}))
     state.start_deal([["2"], ["9"], ["9"], ["9"]], dealer=3)
-    # colour 0: H0:2-4 and field 63; colour 2 all home. The 2 takes 63 over the start field 0 into H0:1.
     for field in (65, 66, 67, 63, 72, 73, 74, 75):
         state.board[field] = 0 if field < 72 else 2
     state.board[30] = 1
     state.pre = [0, 3, 0, 4]
     state.apply(Play("2", MOVES, moves=((63, 64),)))
-    # team {0, 2} is home; seat 1 holds no TAC to answer with, so the game is over
+    return state
+
+
+def test_no_action_is_applied_after_the_game_is_over() -> None:
+    state = won_by_a_two()
     assert state.is_terminal() and state.outcome() == {"winners": [0, 2]}
     with pytest.raises(RecordError) as raised:
         state.apply(Play("9", DISCARD))

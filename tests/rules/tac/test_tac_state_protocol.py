@@ -55,18 +55,10 @@ def test_tac_legal_actions_after_the_game_is_won_are_none() -> None:
     # Rule: nothing is played after the end ("Otherwise the game is over."), and nobody is to move
     # before a deal or once every hand is empty: no legal action in either case, even when the next
     # seat still holds a usable card (mutation run seed 2611: `over and seat is None` listed its plays)
-    from rules.tac.actions import MOVES
+    from tests.rules.tac.test_tac_rule_pins import won_by_a_two
 
     assert TacState(parse_variant({})).legal_actions() == []  # before the first deal
-    state = TacState(parse_variant({}))
-    state.start_deal([["2"], ["9"], ["9"], ["9"]], dealer=3)
-    # colour 0: H0:2-4 and field 63; colour 2 all home; a colour-1 marble on field 30 (its 9 could move
-    # it). The 2 takes 63 over the start field 0 into H0:1: team {0, 2} is home, seat 1 has no TAC.
-    for field in (65, 66, 67, 63, 72, 73, 74, 75):
-        state.board[field] = 0 if field < 72 else 2
-    state.board[30] = 1
-    state.pre = [0, 3, 0, 4]
-    state.apply(Play("2", MOVES, moves=((63, 64),)))
+    state = won_by_a_two()
     assert state.is_terminal() and state.to_move == 1 and state.hands[1] == ["9"]
     assert state.legal_actions() == []
     state = TacState(parse_variant({}))
