@@ -32,7 +32,7 @@ from rules.core.registry import get_engine
 from rules.core.replay import load_json
 from rules.core.trace import verify_with_final_snapshot
 from rules.core.verdict import Verdict
-from tournaments.api_parsers import _raw_depth_exceeds
+from tournaments.api_parsers import raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
@@ -111,7 +111,7 @@ def record_parse(data: bytes | str) -> ParsedRecord:
             _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason},
         ) from exc
     depth = int(settings.API_JSON_MAX_DEPTH)
-    if _raw_depth_exceeds(text, depth):
+    if raw_depth_exceeds(text, depth):
         raise TournamentError(
             ErrorCode.JSON_TOO_DEEP, _("The record is nested more than %(depth)s levels deep.") % {"depth": depth},
             limit=depth,

@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 from django.test import override_settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tests.tournaments.conftest import make_tournament, seated_entrants
 from tournaments import services
-from tournaments.api_parsers import json_depth_exceeds
+from tournaments.api_parsers import json_depth_exceeds, raw_depth_exceeds
 from tournaments.errors import HTTP_STATUS, ErrorCode
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +45,44 @@ def test_brackets_inside_strings_do_not_count_as_nesting(client: APIClient) -> N
 def test_depth_helper() -> None:
     assert not json_depth_exceeds({"a": [1, {"b": 2}]}, 3)
     assert json_depth_exceeds({"a": [1, {"b": [2]}]}, 3)
+
+
+def _depth_one_char_at_a_time(text: str, limit: int) -> bool:
+    """The reference: a loop over the characters (what `raw_depth_exceeds` did before it went to C)."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.sampled_from('[]{}"\\ a\né\ud800'), max_size=40), st.integers(0, 4))
+def test_raw_depth_agrees_with_reading_one_char_at_a_time(text: str, limit: int) -> None:
+    # strings with escaped quotes and backslashes, unterminated strings, unbalanced brackets, non-ASCII
+    assert raw_depth_exceeds(text, limit) == _depth_one_char_at_a_time(text, limit)
+
+
+@pytest.mark.parametrize(("text", "limit", "deep"), [
+    ("[[[]]]", 3, False), ("[[[]]]", 2, True), ('{"a": [{"b": "]]]]"}]}', 3, False),
+    ('{"a": "\\"[[[["}', 1, False), ('{"a": "\\"[[[["}', 0, True),
+    ('"\\""[[', 1, True), ('"[[[[\\', 0, False), ("]]][[[[", 1, False), ("]][[[[", 1, True), ("", 0, False),
+])
+def test_raw_depth_cases(text: str, limit: int, deep: bool) -> None:
+    assert raw_depth_exceeds(text, limit) is deep is _depth_one_char_at_a_time(text, limit)
 
 
 def test_invalid_json_and_wrong_shapes_are_400(client: APIClient) -> None:

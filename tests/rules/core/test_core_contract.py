@@ -55,6 +55,22 @@ def test_envelope_errors(data: bytes, code: str, path: str) -> None:
     assert (verdict.error.code.value, verdict.error.path) == (code, path)
 
 
+@pytest.mark.parametrize(("data", "key", "renamed"), [
+    (b'{"a": 1, "b": 2, "a": 3}', "a", b'{"a": 1, "b": 2, "c": 3}'),
+    (b'{"format": "game-record/1", "game": "tac", "deals": [{"x": {"y": 1, "z": 2, "z": 3, "y": 4}}]}', "z",
+     b'{"format": "game-record/1", "game": "tac", "deals": [{"x": {"y": 1, "z": 2, "w": 3, "v": 4}}]}'),
+    (b'{"a": {"k": 1}, "b": {"k": 2}, "c": {"k": 3, "k": 4}}', "k", b'{"a": {"k": 1}, "b": {"k": 2}, "c": {"k": 3, "j": 4}}'),
+])
+def test_a_repeated_key_anywhere_is_named(data: bytes, key: str, renamed: bytes) -> None:
+    """The first key repeated within one object, in reading order, is named; keys repeated across
+    objects are not repeats."""
+    verdict = verify_bytes(data, file="x.json")
+    assert verdict.error is not None and verdict.error.code is ErrorCode.UNREADABLE
+    assert verdict.error.message == f"Not JSON: duplicate key {key!r}."
+    again = verify_bytes(renamed, file="x.json")
+    assert again.error is not None and again.error.code is not ErrorCode.UNREADABLE
+
+
 def test_deep_nesting_is_a_verdict_not_a_crash() -> None:
     data = b"[" * 100_000 + b"]" * 100_000
     verdict = verify_bytes(data, file="deep.json")
