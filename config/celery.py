@@ -1,11 +1,12 @@
 """The Celery application. Workers start with `celery -A config worker`; beat with `celery -A config beat`."""
 
+import gc
 import os
 from typing import Any
 
 from celery import Celery, bootsteps
 from celery.concurrency.solo import TaskPool as SoloPool
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -29,6 +30,26 @@ def _persistent_database_connections(**_kwargs: object) -> None:
         default["CONN_MAX_AGE"] = int(age)
     elif not default.get("CONN_MAX_AGE"):
         default["CONN_MAX_AGE"] = 300
+
+
+# Objects the youngest generation of the garbage collector takes in before a collection (CPython: 700).
+GC_GEN0_THRESHOLD = 10_000
+
+
+@worker_ready.connect
+@worker_process_init.connect
+def _garbage_collector_for_tasks(**_kwargs: object) -> None:
+    """In the process that runs the tasks (the worker itself with the solo pool, each child with prefork),
+    once Django, the apps and the engines are loaded: move what lives as long as the process out of the
+    garbage collector's way (`gc.freeze`) and let the youngest generation take 10,000 objects between
+    collections. Parsing and replaying a record allocates thousands of small containers; with CPython's
+    defaults a collection ran every 700, and each of the older ones walked every object of the process.
+    Measured on the bulk import in one process (PostgreSQL): a TAC record's parse and replay went from
+    6.5-7.0 to 5.7 ms of CPU, the store of a TAKI record from 1.05 to 0.9 ms. Cyclic garbage is still
+    collected, a little later."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_GEN0_THRESHOLD, *gc.get_threshold()[1:])
 
 
 @task_prerun.connect

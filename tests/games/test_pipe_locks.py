@@ -136,3 +136,28 @@ def test_solo_pool_acks_at_once_other_pools_are_left_alone() -> None:
     acked: list[tuple[Any, ...]] = []
     assert _call_now(lambda *args: acked.append(args) or "done", "logger", "errors") == "done"
     assert acked == [("logger", "errors")]
+
+
+def test_a_worker_process_freezes_what_it_loaded_and_collects_less_often() -> None:
+    """Connected to both signals: the solo worker runs tasks in its own process (`worker_ready`), a
+    prefork child in its own (`worker_process_init`)."""
+    import gc
+
+    from celery.signals import worker_process_init, worker_ready
+
+    from config.celery import GC_GEN0_THRESHOLD, _garbage_collector_for_tasks
+
+    for signal in (worker_ready, worker_process_init):
+        assert _garbage_collector_for_tasks in signal._live_receivers(None)
+    before = gc.get_threshold()
+    try:
+        _garbage_collector_for_tasks()
+        assert gc.get_freeze_count() > 10_000  # Django and the apps are loaded: their objects are frozen
+        assert gc.get_threshold() == (GC_GEN0_THRESHOLD, *before[1:])
+        garbage: list[Any] = []
+        garbage.append(garbage)
+        del garbage
+        assert gc.collect() >= 1  # an unreachable cycle is still collected
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
