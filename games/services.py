@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import logging
 import zipfile
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, CharField, F, JSONField, OuterRef, Q, Subquery, Value, When
+from django.db.models import F, Q, Subquery
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -37,7 +36,7 @@ from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
 from tournaments.permissions import is_organiser, reporting_entrant_among
-from tournaments.profiles import GAMES, GameProfile, ProfileError, profile_for
+from tournaments.profiles import GameProfile, ProfileError, profile_for
 from tournaments.services import result_report_from_record
 from tournaments.services.audit import audit_entry, audit_record, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament, open_result_exists
@@ -516,23 +515,20 @@ def record_verify(*, record_id: int) -> GameRecord:
     Idempotent: keyed by (record, engine version); a second call with the same engine does nothing.
     The replay runs outside the transaction; the writes happen under the tournament lock.
     """
-    # One query: the record and the verdict the current engine of its game already gave it (a re-verification).
-    current = Case(*[When(game=game, then=Value(engine_version(game))) for game in GAMES],
-                   default=Value(""), output_field=CharField())
     try:
-        record = GameRecord.objects.annotate(current_engine=current).annotate(stored_verdict=Subquery(
-            RecordVerdict.objects.filter(record=OuterRef("pk"), engine_version=OuterRef("current_engine"))
-            .values("verdict")[:1],
-            output_field=JSONField(),
-        )).get(pk=record_id)
+        record = GameRecord.objects.get(pk=record_id)
     except GameRecord.DoesNotExist as exc:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The game record does not exist.")) from exc
     version = engine_version(record.game)
     if record.engine_version == version and record.status != GameRecord.Status.PENDING:
         return record
-    stored: dict[str, Any] | None = record.stored_verdict  # type: ignore[attr-defined]
-    if isinstance(stored, str):  # a JSON text on backends that do not decode a subquery's JSON
-        stored = json.loads(stored)
+    # A record verified before (by another engine version: a re-verification) may find the verdict this
+    # version gave it in an earlier run: kept, not replayed. A new record has none (a verdict is stored
+    # with the record's own update), so it saves the query.
+    stored: dict[str, Any] | None = None
+    if record.engine_version:
+        stored = (RecordVerdict.objects.filter(record_id=record_id, engine_version=version)
+                  .values_list("verdict", flat=True).first())
     snapshot = None
     if stored is not None:
         verdict = stored
@@ -557,7 +553,7 @@ def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict:
         # The record, its table and its round locked in one query (the tournament is locked first, so
         # the order of these three cannot deadlock); the results service locks nothing again.
         record = (GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
-                  .select_related("table__round", "submitted_for").defer("raw")
+                  .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
                   .annotate(table_has_open_result=open_result_exists("table_id"),
                             table_has_addresses=addresses_at_table("table_id")).get(pk=record_id))
         if record.engine_version == version and record.status != GameRecord.Status.PENDING:

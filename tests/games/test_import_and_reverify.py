@@ -160,7 +160,7 @@ def test_reverify_lists_changed_verdicts(
     assert "Verified 0 record(s)." in capsys.readouterr().out
 
     # a new engine version that judges the first record differently
-    real_verify = services.verify_record_text
+    real_verify, real_version = services.verify_record_text, services.engine_version
 
     def new_engine(data: Any, *, file: str = "-") -> tuple[Verdict, Any]:
         verdict, final = real_verify(data, file=file)
@@ -186,6 +186,18 @@ def test_reverify_lists_changed_verdicts(
     assert RecordVerdict.objects.filter(record_id=ids[0]).count() == 2
     call_command("reverify", "--sync")
     assert "Verified 0 record(s)." in capsys.readouterr().out
+
+    # back to the first engine version: the verdicts it gave are kept, nothing is replayed for a verdict
+    def no_replay(data: Any, *, file: str = "-") -> tuple[Verdict, Any]:
+        raise AssertionError(f"{file} replayed although its verdict for this version is stored")
+
+    monkeypatch.setattr(services, "verify_record_text", no_replay)
+    monkeypatch.setattr(services, "engine_version", real_version)
+    call_command("reverify", "--sync", "--tournament", tournament.slug)
+    assert "Verified 3 record(s)." in capsys.readouterr().out
+    assert set(GameRecord.objects.filter(pk__in=ids).values_list("status", "engine_version")) == {
+        ("valid", real_version("taki"))}
+    assert RecordVerdict.objects.filter(record_id__in=ids).count() == 6
 
 
 @pytest.mark.parametrize("meta", [{"round": 99999999999, "table": 1}, {"round": "1", "table": "x"},
