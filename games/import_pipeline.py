@@ -43,7 +43,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import services
-from games.bulk_writes import write_settlements
+from games.bulk_writes import insert_records, write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from rules.core.trace import verify_with_final_snapshot
 from tournaments.errors import ErrorCode, TournamentError
@@ -322,9 +322,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
             )
             if item.verdict is not None:
                 services._apply_verdict(record, item.verdict, version, item.snapshot, profile)
-        # One INSERT per record: a multi-row insert passes the texts (up to a megabyte each) as one array
-        # parameter (PostgreSQL's UNNEST), which the driver escapes character by character: slower.
-        GameRecord.objects.bulk_create(list(records.values()), batch_size=1)
+        insert_records(list(records.values()))
         audit = [
             audit_entry(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
                         data={"table": record.table_id, "source": GameRecord.Source.IMPORT, "sha256": record.sha256})

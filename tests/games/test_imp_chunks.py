@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games import import_pipeline, services, tasks
-from games.bulk_writes import write_settlements
+from games.bulk_writes import insert_records, write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from rules.core.trace import verify_with_final_snapshot
 from tests.games.conftest import GAME_CASES, random_record, relabel
@@ -226,3 +226,45 @@ def test_write_settlements_writes_each_records_own_values(organiser: Any) -> Non
         "result_id", "settlement", "settlement_note")) == [(None, "none", "first's own note"),
                                                            (result.pk, "conflict", "")]
     write_settlements([])  # nothing to write: no statement
+
+
+def test_insert_records_stores_what_an_insert_stores(organiser: Any) -> None:
+    """`insert_records` (one COPY on PostgreSQL) against Django's own INSERT, field by field, with the
+    characters COPY's text format escapes (tab, newline, backslash), JSON with nulls and non-ASCII, and
+    the ids it takes from the sequence."""
+    _tournament, batch = new_batch(organiser, "Copy")
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch.pk):
+        import_pipeline.import_chunk_process(batch_id=batch.pk, start=start, stop=stop)
+    stored = list(GameRecord.objects.filter(batch=batch).order_by("pk"))
+    result = next(record.result for record in stored if record.result is not None)
+    odd_text = 'line\tone\nline two \\ "quoted" \\N é ü 🂡'
+
+    def fresh(index: int) -> GameRecord:
+        model = stored[0]
+        return GameRecord(
+            tournament=model.tournament, table=model.table, submitted_by=organiser, submitted_for=None,
+            source=GameRecord.Source.IMPORT, batch=batch, raw=odd_text + model.raw, sha256=f"{index:064x}",
+            game=model.game, variant={"seats": 2, "note": "tab\there"}, seat_entrants=[3, None],
+            status=GameRecord.Status.VALID, complete=True, error_message=odd_text,
+            derived_result={"winners": [0], "nested": {"null": None, "text": odd_text}},
+            derived_table_result=None, engine_version="x-1", result=result, settlement="unchanged",
+            settlement_note=odd_text[:40])
+
+    by_copy = [fresh(1), fresh(2)]
+    by_orm = [fresh(3)]
+    insert_records(by_copy)
+    GameRecord.objects.bulk_create(by_orm)
+    after = GameRecord(**{**{f.attname: getattr(by_orm[0], f.attname) for f in GameRecord._meta.concrete_fields},
+                          "id": None, "sha256": f"{4:064x}"})
+    after.save()  # the sequence moved past the ids COPY took: the next INSERT takes a new one
+    ids = [record.pk for record in [*by_copy, *by_orm, after]]
+    assert None not in ids and len(set(ids)) == 4 and not any(record._state.adding for record in by_copy)
+
+    def row(record_id: int) -> dict[str, Any]:
+        values = GameRecord.objects.filter(pk=record_id).values().get()
+        return {k: v for k, v in values.items() if k not in ("id", "sha256", "created_at")}
+
+    assert row(by_copy[0].pk) == row(by_copy[1].pk) == row(by_orm[0].pk)
+    assert row(by_copy[0].pk)["raw"].startswith(odd_text) and row(by_copy[0].pk)["result_id"] == result.pk
+    assert GameRecord.objects.get(pk=by_copy[0].pk).created_at is not None
+    insert_records([])  # nothing to insert: no statement
