@@ -14,8 +14,9 @@ one task per chunk; any worker takes any chunk. A chunk (`import_chunk_process`)
    game, players, duplicate); the tables, seats, players and duplicates the chunk needs are read in a
    few queries, not per item. In the same transaction each record gets its verdict (`RecordVerdict`,
    unique per record and engine version) and the valid complete ones settle their tables in file order
-   (`results_report_from_records` for the plain reports, `services._settle` for the others); the audit
-   rows are written in one INSERT.
+   (`results_report_from_records` for the plain reports, `services._settle` for the others); the
+   records, items, verdicts and audit rows are written one COPY per model on PostgreSQL
+   (`tournaments.bulk_copy`).
 3. Replays and settles any record of the chunk still pending (`_verify`): one stored by an earlier version
    (which stored, then verified), or one stored behind such a record of one of its tables (of any table
    in a rolling-round tournament), which waits (`WAITING`) until that earlier record is settled: each
@@ -46,6 +47,7 @@ from games import services
 from games.bulk_writes import insert_records, write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from rules.core.trace import verify_with_final_snapshot
+from tournaments.bulk_copy import copy_insert
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
@@ -333,7 +335,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         if verified:
             _settle_verified(tournament, version, verified, audit)
         audit_write(audit)
-        ImportItem.objects.bulk_create([
+        copy_insert(ImportItem, [
             ImportItem(batch=batch, index=item.index, name=item.entry.name, record=records.get(item.index),
                        error_code=item.code, error_message=item.message[:500])
             for item in items
@@ -350,7 +352,7 @@ def _settle_verified(tournament: Tournament, version: str, verified: list[tuple[
     for item, record in verified:
         assert item.verdict is not None
         item.verdict["file"] = f"record-{record.pk}"
-    RecordVerdict.objects.bulk_create([
+    copy_insert(RecordVerdict, [
         RecordVerdict(record=record, engine_version=version, verdict=item.verdict) for item, record in verified])
     settling = [record for _item, record in verified if record.status == GameRecord.Status.VALID and record.complete]
     if settling:

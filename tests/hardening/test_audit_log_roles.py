@@ -68,3 +68,17 @@ def test_the_app_role_can_work(app_role: str, org: Any) -> None:
     tournament.refresh_from_db()
     assert tournament.name == "Renamed"
     assert AuditLog.objects.filter(action="test").count() == 1
+
+
+def test_the_app_role_can_copy_rows_and_take_ids(app_role: str, org: Any) -> None:
+    """The bulk import writes by COPY and takes record ids from the sequences (tournaments.bulk_copy)."""
+    from tournaments.bulk_copy import COPY_MIN_ROWS, copy_insert
+    from tournaments.services.audit import audit_entry
+
+    tournament = make_tournament(org, entrants=2)
+    entries = [audit_entry(action="copied", tournament=tournament) for _ in range(COPY_MIN_ROWS)]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f'SET LOCAL ROLE "{app_role}"')
+        copy_insert(AuditLog, entries, ids=True)
+        cursor.execute("RESET ROLE")
+    assert AuditLog.objects.filter(action="copied", pk__in=[entry.pk for entry in entries]).count() == COPY_MIN_ROWS

@@ -1,7 +1,7 @@
 """The append-only audit trail: one row per change made through a service.
 
 `audit_record` writes its row at once. A transaction that makes several changes may build the rows
-with `audit_entry` and write them together with `audit_write` (one INSERT, rows in the order given):
+with `audit_entry` and write them together with `audit_write` (one statement, rows in the order given):
 the same rows, the same content, fewer round trips.
 """
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import models
 
+from tournaments.bulk_copy import copy_insert
 from tournaments.models import AuditLog, Entrant, Tournament
 
 
@@ -37,9 +38,10 @@ def audit_entry(
     )
 
 
-def audit_write(entries: Sequence[AuditLog]) -> list[AuditLog]:
-    """Write audit rows built by `audit_entry` in one INSERT, in the order given."""
-    return AuditLog.objects.bulk_create(list(entries)) if entries else []
+def audit_write(entries: Sequence[AuditLog]) -> None:
+    """Write audit rows built by `audit_entry` in one statement, in the order given (their ids ascending):
+    an INSERT, or a COPY for many rows on PostgreSQL (`tournaments.bulk_copy`: the rows keep no id)."""
+    copy_insert(AuditLog, entries)
 
 
 def audit_record(**fields: Any) -> AuditLog:

@@ -1,0 +1,66 @@
+"""`tournaments.bulk_copy.copy_insert`: one COPY on PostgreSQL from COPY_MIN_ROWS rows, `bulk_create`
+otherwise; the same rows either way, in the order given (the audit trail relies on it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.tournaments.conftest import make_tournament
+from tournaments.bulk_copy import COPY_MIN_ROWS, copy_insert
+from tournaments.models import AuditLog
+from tournaments.services.audit import audit_entry, audit_write
+
+pytestmark = pytest.mark.django_db
+
+ODD = 'tab\there\nnew line \\ back\\slash \\N "quoted" é 🂡'
+
+
+def _entries(tournament: Any, organiser: Any, count: int, tag: str) -> list[AuditLog]:
+    return [audit_entry(action=f"{tag}-{index}", tournament=tournament, obj=tournament, actor=organiser,
+                        data={"index": index, "text": ODD, "none": None, "list": [1, {"x": ODD}]})
+            for index in range(count)]
+
+
+def _rows(tag: str) -> list[tuple[Any, ...]]:
+    return list(AuditLog.objects.filter(action__startswith=f"{tag}-").order_by("id").values_list(
+        "action", "tournament_id", "actor_id", "object_type", "object_id", "data"))
+
+
+@pytest.mark.parametrize("count", [1, COPY_MIN_ROWS - 1, COPY_MIN_ROWS, 40])
+def test_audit_rows_are_written_in_order_with_their_values(organiser: Any, count: int) -> None:
+    tournament = make_tournament(organiser, entrants=2)
+    audit_write(_entries(tournament, organiser, count, "copied"))
+    AuditLog.objects.bulk_create(_entries(tournament, organiser, count, "inserted"))
+    copied, inserted = _rows("copied"), _rows("inserted")
+    assert [row[0] for row in copied] == [f"copied-{index}" for index in range(count)]  # the order given
+    assert [row[1:] for row in copied] == [row[1:] for row in inserted]
+    assert copied[0][5] == {"index": 0, "text": ODD, "none": None, "list": [1, {"x": ODD}]}
+    assert not AuditLog.objects.filter(action__startswith="copied-", created_at__isnull=True).exists()
+
+
+def test_ids_are_taken_from_the_sequence_and_set(organiser: Any) -> None:
+    tournament = make_tournament(organiser, entrants=2)
+    entries = _entries(tournament, organiser, COPY_MIN_ROWS + 2, "with-ids")
+    copy_insert(AuditLog, entries, ids=True)
+    ids = [entry.pk for entry in entries]
+    assert None not in ids and ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert dict(AuditLog.objects.filter(pk__in=ids).values_list("pk", "action")) == {
+        entry.pk: entry.action for entry in entries}
+    later = audit_entry(action="later", tournament=tournament)
+    later.save()  # the next INSERT does not collide with the ids COPY took
+    assert later.pk not in ids
+    copy_insert(AuditLog, [])  # nothing: no statement
+
+
+def test_a_refused_row_refuses_the_whole_copy(organiser: Any) -> None:
+    """The database's checks hold as for an INSERT, and a refused COPY writes nothing."""
+    from django.db import IntegrityError, transaction
+
+    tournament = make_tournament(organiser, entrants=2)
+    entries = _entries(tournament, organiser, COPY_MIN_ROWS, "refused")
+    entries[-1].action = None  # type: ignore[assignment]  # NOT NULL: checked by the database, row by row
+    with pytest.raises(IntegrityError), transaction.atomic():
+        audit_write(entries)
+    assert not _rows("refused")
