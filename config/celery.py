@@ -45,7 +45,7 @@ def _garbage_collector_for_tasks(**_kwargs: object) -> None:
     collections. Parsing and replaying a record allocates thousands of small containers; with CPython's
     defaults a collection ran every 700, and each of the older ones walked every object of the process.
     Measured on the bulk import in one process (PostgreSQL): a TAC record's parse and replay went from
-    6.5-7.0 to 5.7 ms of CPU, the store of a TAKI record from 1.05 to 0.9 ms. Cyclic garbage is still
+    6.2-7.1 to 5.1-5.3 ms of CPU, the store of a TAKI record from 1.05 to 0.9 ms. Cyclic garbage is still
     collected, a little later."""
     gc.collect()
     gc.freeze()
