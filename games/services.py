@@ -31,7 +31,7 @@ from rules.core.registry import get_engine
 from rules.core.replay import load_json
 from rules.core.trace import verify_with_final_snapshot
 from rules.core.verdict import Verdict
-from tournaments.api_parsers import raw_depth_exceeds
+from tournaments.api_parsers import holds_unstorable, raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Result, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
@@ -95,7 +95,13 @@ def record_parse(data: bytes | str) -> ParsedRecord:
 
     Raises `record_too_large` (bytes or actions), `json_too_deep`, `record_unreadable`.
     """
-    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    try:
+        raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    except UnicodeEncodeError as exc:  # a pasted text holding half of a surrogate pair
+        raise TournamentError(
+            ErrorCode.RECORD_UNREADABLE,
+            _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason},
+        ) from exc
     limit = max_record_bytes()
     if len(raw) > limit:
         raise TournamentError(
@@ -121,6 +127,10 @@ def record_parse(data: bytes | str) -> ParsedRecord:
         raise TournamentError(ErrorCode.RECORD_UNREADABLE, err.message) from err
     if not isinstance(doc, dict):
         raise TournamentError(ErrorCode.RECORD_UNREADABLE, _("A record must be a JSON object."))
+    if holds_unstorable(text, doc):
+        raise TournamentError(ErrorCode.RECORD_UNREADABLE, _(
+            "The record contains a character that cannot be stored: U+0000 or half of a surrogate pair "
+            "(written \\u0000 or \\ud800 to \\udfff in JSON)."))
     actions = _action_count(doc)
     if actions > max_record_actions():
         raise TournamentError(
@@ -747,7 +757,7 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
     total = import_size(data)
     tournament = lock_tournament(tournament.pk)
     batch = ImportBatch.objects.create(
-        tournament=tournament, created_by=actor, filename=(filename or "")[-255:], total=total, upload=data,
+        tournament=tournament, created_by=actor, filename=(filename or "").replace("\x00", "")[-255:], total=total, upload=data,
     )
     audit_record(action="game_records_imported", tournament=tournament, obj=batch, actor=actor,
                  data={"filename": batch.filename, "total": batch.total})

@@ -53,6 +53,32 @@ def raw_depth_exceeds(text: str, limit: int) -> bool:
     return len(brackets) > limit and max(accumulate(map(_STEP.__getitem__, brackets))) > limit
 
 
+# U+0000 and the halves of surrogate pairs: PostgreSQL stores neither in text nor in jsonb, and UTF-8
+# cannot encode a half. Decoded JSON holds them only where an escape spells them (`\\u0000`, `\\ud800`-
+# `\\udfff`): unescaped, JSON refuses U+0000, and valid UTF-8 carries no surrogate.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+_UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+
+
+def holds_unstorable(text: str, value: Any) -> bool:
+    """Does `value` (the JSON `text` decoded) hold a string or key with a character PostgreSQL cannot
+    store? The text is searched first; the value is walked only when such an escape is there."""
+    if not _UNSTORABLE_ESCAPE.search(text):
+        return False
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if UNSTORABLE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class DepthLimitedJSONParser(JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         parser_context = parser_context or {}
@@ -68,6 +94,9 @@ class DepthLimitedJSONParser(JSONParser):
             data = json.loads(text, parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as exc:
             raise ParseError(f"The body is not valid JSON: {exc}") from exc
+        if holds_unstorable(text, data):
+            raise ParseError(_("The JSON body contains a character that cannot be stored: U+0000 or half of a "
+                               "surrogate pair."))
         return data
 
 

@@ -33,6 +33,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.api_parsers import UNSTORABLE
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import (
     Board,
@@ -219,6 +220,8 @@ def _text(value: Any, path: str, max_length: int, *, null: bool = False, blank: 
         raise ArchiveError(path, f"must be a text of at most {max_length} characters")
     if "\x00" in value:
         raise ArchiveError(path, "must not contain NUL characters")
+    if UNSTORABLE.search(value):
+        raise ArchiveError(path, "must not contain half of a surrogate pair")
     return value
 
 

@@ -289,6 +289,35 @@ def test_limits_give_400_with_a_code_and_store_nothing(organiser: Any, settings:
     assert not GameRecord.objects.exists()
 
 
+@pytest.mark.parametrize(("place", "escaped"), [
+    ("variant", "a\\u0000b"), ("player", "Ann\\ud800"), ("meta key", "\\udfff"), ("entry", "\\u0000"),
+])
+def test_characters_the_database_cannot_store_are_refused(organiser: Any, place: str, escaped: str) -> None:
+    """U+0000 and halves of surrogate pairs (spelt by JSON escapes) are refused with 400 before anything
+    is stored: PostgreSQL takes neither in text nor in jsonb (a 500 before)."""
+    tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
+    record = relabel(random_record("taki", {"seats": 4}, seed=4), table)
+    marker = "MARKER-" + place.replace(" ", "-")
+    if place == "variant":
+        record["variant"]["note"] = marker
+    elif place == "player":
+        record["players"][0]["name"] = marker
+    elif place == "meta key":
+        record["meta"] = {marker: 1}
+    else:
+        record["deals"][0]["turns"][0] = marker
+    body = json.dumps(record).replace(marker, escaped)
+    response = post_record(APIClient(), table.pk, body, seated_entrants(table)[0].report_token)
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "record_unreadable" and "cannot be stored" in error["message"]
+    assert not GameRecord.objects.exists()
+    # the same text with the backslash escaped is six ordinary characters: judged as any record
+    plain = post_record(APIClient(), table.pk, json.dumps(record).replace(marker, escaped.replace("\\", "\\\\")),
+                        seated_entrants(table)[0].report_token)
+    assert "cannot be stored" not in plain.content.decode()
+
+
 def test_body_over_the_limit_is_not_read_whole(organiser: Any, settings: Any) -> None:
     tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
     settings.GAMES_RECORD_MAX_BYTES = 1000

@@ -268,3 +268,22 @@ def test_insert_records_stores_what_an_insert_stores(organiser: Any) -> None:
     assert row(by_copy[0].pk)["raw"].startswith(odd_text) and row(by_copy[0].pk)["result_id"] == result.pk
     assert GameRecord.objects.get(pk=by_copy[0].pk).created_at is not None
     insert_records([])  # nothing to insert: no statement
+
+
+def test_an_item_the_database_cannot_store_is_an_error_and_the_batch_finishes(organiser: Any) -> None:
+    """A record spelling U+0000 or half a surrogate pair is refused as its item's error; the chunk stores
+    the rest (on PostgreSQL the chunk's transaction failed before and the batch never finished)."""
+    tournament = make_tournament(organiser, game="taki", variant={"seats": 3}, entrants=9, name="Unstorable")
+    round_ = published_round(organiser, tournament)
+    lines = season(round_).splitlines()
+    lines[0] = lines[0].replace('"format"', '"meta2": {"note": "a\\u0000b"}, "format"', 1)
+    lines[1] = lines[1].replace('"format"', '"\\udc00": 1, "format"', 1)
+    batch = services.records_import(tournament=tournament, actor=organiser, filename="odd\x00name.jsonl",
+                                    data="\n".join(lines).encode())
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch.pk):
+        import_pipeline.import_chunk_process(batch_id=batch.pk, start=start, stop=stop)
+    batch.refresh_from_db()
+    assert (batch.status, batch.processed, batch.filename) == ("done", 10, "oddname.jsonl")
+    errors = dict(ImportItem.objects.filter(batch=batch, index__in=[0, 1]).values_list("index", "error_code"))
+    assert errors == {0: "record_unreadable", 1: "record_unreadable"}
+    assert ImportItem.objects.filter(batch=batch, record__isnull=False).exists()

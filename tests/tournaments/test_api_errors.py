@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from tests.tournaments.conftest import make_tournament, seated_entrants
 from tournaments import services
-from tournaments.api_parsers import json_depth_exceeds, raw_depth_exceeds
+from tournaments.api_parsers import holds_unstorable, json_depth_exceeds, raw_depth_exceeds
 from tournaments.errors import HTTP_STATUS, ErrorCode
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +83,29 @@ def test_raw_depth_agrees_with_reading_one_char_at_a_time(text: str, limit: int)
 ])
 def test_raw_depth_cases(text: str, limit: int, deep: bool) -> None:
     assert raw_depth_exceeds(text, limit) is deep is _depth_one_char_at_a_time(text, limit)
+
+
+@pytest.mark.parametrize("body", [
+    '{"name": "Cup\\u0000", "game": "tac"}', '{"name": "Cup \\ud83d", "game": "tac"}',
+    '{"name": "Cup", "game": "tac", "variant": {"\\udc00": 1}}',
+])
+def test_characters_the_database_cannot_store_are_400(client: APIClient, body: str) -> None:
+    """U+0000 and halves of surrogate pairs, spelt by JSON escapes anywhere in a body (a key, a JSON
+    field the serializers do not check), are refused before any view: PostgreSQL stores neither."""
+    response = client.post("/api/tournaments/", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "parse_error"
+    assert "cannot be stored" in response.json()["error"]["message"]
+    whole = client.post("/api/tournaments/", '{"name": "Cup \\ud83c\\udfb2 \\\\u0000", "game": "tac"}',
+                        content_type="application/json")  # a whole pair, an escaped backslash: fine
+    assert whole.status_code == 201 and whole.json()["name"] == "Cup \U0001f3b2 \\u0000"
+
+
+def test_holds_unstorable_reads_keys_values_and_nesting() -> None:
+    assert not holds_unstorable('{"a": "b"}', {"a": "b"})
+    assert not holds_unstorable('"x"', "\x00")  # no such escape in the text: the value is not walked
+    assert holds_unstorable('{"\\u0000": 1}', {"\x00": 1})
+    assert holds_unstorable('[[{"k": ["\\ud800"]}]]', [[{"k": ["\ud800"]}]])
+    assert not holds_unstorable('["\\ud83c\\udfb2"]', ["\U0001f3b2"])
 
 
 def test_invalid_json_and_wrong_shapes_are_400(client: APIClient) -> None:

@@ -108,6 +108,8 @@ def _mutations(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     case("player twice", lambda d: d["entrants"][1]["players"].__setitem__(0, d["entrants"][0]["players"][0]))
     case("deep variant", lambda d: d["tournament"].update(variant={"a": [[[[[[[[[[[1]]]]]]]]]]]}))
     case("NUL in note", lambda d: d["rounds"][0]["tables"][0]["results"][-1].update(note="a\x00b"))
+    case("half a surrogate pair in a name", lambda d: d["entrants"][0].update(name="Team \udc00"))
+    case("half a surrogate pair in a player", lambda d: d["players"][0].update(name="\ud83d"))
     return cases
 
 
