@@ -51,6 +51,7 @@ from tournaments.bulk_copy import copy_insert
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
+from tournaments.profiles import GameProfile
 from tournaments.services.audit import audit_entry, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament
 from tournaments.services.results_bulk import RecordReport, results_report_from_records
@@ -237,7 +238,7 @@ def _seated_by_table(table_ids: set[int]) -> dict[int, list[services.SeatedEntra
     }
 
 
-def _check_record(tournament: Tournament, item: _Item, seated: list[services.SeatedEntrant],
+def _check_record(tournament: Tournament, profile: GameProfile, item: _Item, seated: list[services.SeatedEntrant],
                   taken: set[tuple[int, str]]) -> list[int]:
     """The checks of `services._create_record`, in its order; the record's seat entrants."""
     assert item.table is not None and item.parsed is not None
@@ -245,7 +246,6 @@ def _check_record(tournament: Tournament, item: _Item, seated: list[services.Sea
         raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
     if item.table.is_bye:
         raise TournamentError(ErrorCode.INVALID_INPUT, _("A bye has no game to record."))
-    profile = tournament_profile(tournament)
     services._check_game(item.parsed.doc, tournament, profile, len(seated))
     seat_entrants = services.seat_entrants_for(item.parsed.doc, profile, seated)
     if (item.table.pk, item.parsed.sha256) in taken:
@@ -310,7 +310,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         for item in placed:
             assert item.table is not None and item.parsed is not None
             try:
-                seat_entrants = _check_record(tournament, item, seated.get(item.table.pk, []), taken)
+                seat_entrants = _check_record(tournament, profile, item, seated.get(item.table.pk, []), taken)
             except TournamentError as err:
                 item.refuse(err)
                 continue
