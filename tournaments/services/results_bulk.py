@@ -5,7 +5,7 @@ already holds the tournament lock and each table's and round's lock (`TableLocks
 case, the bulk of an import: a table with no pending or final result, reported once in the call, kind
 `normal`, in a tournament without rolling rounds. Same checks in the same order (entrant at the table,
 round published, not a bye, `result_lines`, knockout rule), same rows, same audit row
-(`result_reported_from_record`) and notification as one by one, written in a few queries for all of them.
+(`result_reported_from_record`) and notification as one by one, written in a few statements for all of them (one COPY per model on PostgreSQL).
 Every other report is answered None: the caller reports it with `result_report_from_record`, after this
 call, so that it sees the results created here (a second record of a table then finds the first's result).
 """
@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tournaments.bulk_copy import copy_insert
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, Result, ResultScore, Seat, Tournament
 from tournaments.notifications import notify_on_commit
@@ -95,8 +96,10 @@ def results_report_from_records(
             reported_for=report.entrant, note=(report.note or "")[:500],
         )
         created.append((index, result, lines, report))
-    Result.objects.bulk_create([result for _index, result, _lines, _report in created])
-    ResultScore.objects.bulk_create([
+    # One COPY each on PostgreSQL (`tournaments.bulk_copy`): the results take their ids from the sequence
+    # first, for their lines, audit rows and notifications.
+    copy_insert(Result, [result for _index, result, _lines, _report in created], ids=True)
+    copy_insert(ResultScore, [
         ResultScore(result=result, **line) for _index, result, lines, _report in created for line in lines
     ])
     for index, result, lines, report in created:
