@@ -38,7 +38,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -50,7 +50,7 @@ from rules.core.trace import verify_with_final_snapshot
 from tournaments.bulk_copy import copy_insert
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
-from tournaments.notifications import addresses_at_table
+from tournaments.notifications import addresses_at_table, has_address
 from tournaments.profiles import GameProfile
 from tournaments.services.audit import audit_entry, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament
@@ -216,16 +216,21 @@ def _find_tables(tournament: Tournament, items: list[_Item]) -> None:
             item.table = outcome
 
 
-def _seated_by_table(table_ids: set[int]) -> dict[int, list[services.SeatedEntrant]]:
-    """Per table, its entrants in seat order with their players (`services._seated`), in one query."""
+def _seated_by_table(table_ids: set[int]) -> tuple[dict[int, list[services.SeatedEntrant]], set[int]]:
+    """Per table, its entrants in seat order with their players (`services._seated`); and the tables where
+    an entrant has an address (`addresses_at_table`, for the notifications of a settled table). One query."""
     rows = (
         Seat.objects.filter(table_id__in=table_ids).select_related("entrant")
         .annotate(member_player_id=F("entrant__members__player_id"), member_name=F("entrant__members__player__name"),
-                  member_user_id=F("entrant__members__player__user_id"))
+                  member_user_id=F("entrant__members__player__user_id"),
+                  has_address=ExpressionWrapper(has_address("entrant__"), output_field=BooleanField()))
         .order_by("table_id", "position", "entrant__members__id")
     )
     seats: dict[int, dict[int, tuple[Entrant, list[services._SeatedPlayer], set[int]]]] = defaultdict(dict)
+    addressed: set[int] = set()
     for row in rows:
+        if row.has_address:  # type: ignore[attr-defined]
+            addressed.add(row.table_id)
         entrant, players, users = seats[row.table_id].setdefault(row.pk, (row.entrant, [], set()))
         if row.member_player_id is not None:  # type: ignore[attr-defined]
             players.append(services._SeatedPlayer(player_id=row.member_player_id,  # type: ignore[attr-defined]
@@ -235,7 +240,7 @@ def _seated_by_table(table_ids: set[int]) -> dict[int, list[services.SeatedEntra
     return {
         table_id: [services.SeatedEntrant(entrant=e, players=tuple(p), user_ids=frozenset(u)) for e, p, u in by_seat.values()]
         for table_id, by_seat in seats.items()
-    }
+    }, addressed
 
 
 def _check_record(tournament: Tournament, profile: GameProfile, item: _Item, seated: list[services.SeatedEntrant],
@@ -296,7 +301,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         _find_tables(tournament, items)
         placed = [item for item in items if item.table is not None and item.parsed is not None]
         table_ids = {item.table.pk for item in placed if item.table is not None}
-        seated = _seated_by_table(table_ids)
+        seated, addressed = _seated_by_table(table_ids)
         taken = set(GameRecord.objects.filter(table_id__in=table_ids,
                                               sha256__in={item.parsed.sha256 for item in placed if item.parsed})
                     .values_list("table_id", "sha256"))
@@ -333,7 +338,7 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
         verified = [(item, records[item.index]) for item in items
                     if item.index in records and item.verdict is not None]
         if verified:
-            _settle_verified(tournament, version, verified, audit)
+            _settle_verified(tournament, version, verified, audit, addressed)
         audit_write(audit)
         copy_insert(ImportItem, [
             ImportItem(batch=batch, index=item.index, name=item.entry.name, record=records.get(item.index),
@@ -345,10 +350,11 @@ def _store(batch: ImportBatch, start: int, parsed: list[_Item], *, in_order: boo
 
 
 def _settle_verified(tournament: Tournament, version: str, verified: list[tuple[_Item, GameRecord]],
-                     audit: list[AuditLog]) -> None:
+                     audit: list[AuditLog], addressed: set[int]) -> None:
     """The records just stored with their replay's verdict: keep each verdict (`RecordVerdict`), settle
     the tables of the valid complete ones in file order, as `_verify` does for records stored pending;
-    their settlement is written in one UPDATE (`write_settlements`)."""
+    their settlement is written in one UPDATE (`write_settlements`). `addressed`: the tables where an
+    entrant has an address (`_seated_by_table`)."""
     for item, record in verified:
         assert item.verdict is not None
         item.verdict["file"] = f"record-{record.pk}"
@@ -356,12 +362,16 @@ def _settle_verified(tournament: Tournament, version: str, verified: list[tuple[
         RecordVerdict(record=record, engine_version=version, verdict=item.verdict) for item, record in verified])
     settling = [record for _item, record in verified if record.status == GameRecord.Status.VALID and record.complete]
     if settling:
-        # The rounds and tables settled, locked in one query (after the tournament, as every writer).
-        tables = {table.pk: table for table in Table.objects.select_related("round")
-                  .select_for_update(of=("self", "round")).annotate(has_addresses=addresses_at_table())
-                  .filter(pk__in={record.table_id for record in settling})}
+        # The tables as read under this tournament lock (nothing changes one meanwhile), one instance per
+        # table (an item found by its players and one by `meta` read it apart); their rounds, then they,
+        # are locked (after the tournament, as every writer).
+        tables: dict[int, Table] = {}
         for record in settling:
-            record.table = tables[record.table_id]
+            record.table = tables.setdefault(record.table_id, record.table)
+        for model, ids in ((Round, {table.round_id for table in tables.values()}), (Table, set(tables))):
+            list(model.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
+        for table in tables.values():
+            table.has_addresses = table.pk in addressed  # type: ignore[attr-defined]
         _settle_records(tournament, settling, audit)
         write_settlements(settling)
     for _item, record in verified:

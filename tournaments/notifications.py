@@ -85,7 +85,13 @@ def anyone_to_tell(event: str, object_id: int) -> bool:
     return Entrant.objects.filter(concerned).filter(_HAS_ADDRESS).exists()
 
 
-_HAS_ADDRESS = Q(email__gt="") | Q(members__player__email__gt="")
+def has_address(entrant: str = "") -> Q:
+    """The entrant has an address, its own or one of its players': `entrant` is the path to it from the
+    model queried (`"entrant__"` from a seat)."""
+    return Q(**{f"{entrant}email__gt": ""}) | Q(**{f"{entrant}members__player__email__gt": ""})
+
+
+_HAS_ADDRESS = has_address()
 
 
 def addresses_at_table(table_field: str = "pk") -> Exists:

@@ -287,3 +287,27 @@ def test_an_item_the_database_cannot_store_is_an_error_and_the_batch_finishes(or
     errors = dict(ImportItem.objects.filter(batch=batch, index__in=[0, 1]).values_list("index", "error_code"))
     assert errors == {0: "record_unreadable", 1: "record_unreadable"}
     assert ImportItem.objects.filter(batch=batch, record__isnull=False).exists()
+
+
+def test_a_settled_table_notifies_only_where_an_entrant_has_an_address(
+        organiser: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """The chunk reads who has an address with the seats (`addresses_at_table`'s condition): an entrant's
+    own address (table 2) or one of its players' (table 3) enqueues the result's notification; a table
+    with none (table 1) enqueues nothing."""
+    from tournaments import tasks as tournament_tasks
+    from tournaments.models import Entrant, Player
+
+    tournament, batch = new_batch(organiser, "Addresses")
+    tables = {table.number: table for table in tournament.rounds.get().tables.all()}
+    Entrant.objects.filter(pk=tables[2].seats.order_by("position").values("entrant_id")[:1]).update(
+        email="two@example.org")
+    Player.objects.filter(pk=Player.objects.filter(memberships__entrant__seats__table=tables[3]).order_by("pk")
+                          .values("pk")[:1]).update(email="three@example.org")
+    sent: list[tuple[str, int]] = []
+    monkeypatch.setattr(tournament_tasks.notification_send, "delay", lambda event, pk: sent.append((event, pk)))
+    with django_capture_on_commit_callbacks(execute=True):
+        for start, stop in import_pipeline.import_batch_start(batch_id=batch.pk):
+            import_pipeline.import_chunk_process(batch_id=batch.pk, start=start, stop=stop)
+    results = {result.table.number: result.pk for result in Result.objects.filter(table__in=tables.values())}
+    assert set(results) == {1, 2, 3}
+    assert sorted(sent) == sorted([("result_reported", results[2]), ("result_reported", results[3])])
