@@ -5,7 +5,8 @@ already holds the tournament lock and each table's and round's lock (`TableLocks
 case, the bulk of an import: a table with no pending or final result, reported once in the call, kind
 `normal`, in a tournament without rolling rounds. Same checks in the same order (entrant at the table,
 round published, not a bye, `result_lines`, knockout rule), same rows, same audit row
-(`result_reported_from_record`) and notification as one by one, written in a few statements for all of them (one COPY per model on PostgreSQL).
+(`result_reported_from_record`) and notification as one by one, written in a few statements for all of
+them (one COPY per model on PostgreSQL).
 Every other report is answered None: the caller reports it with `result_report_from_record`, after this
 call, so that it sees the results created here (a second record of a table then finds the first's result).
 """
