@@ -40,10 +40,16 @@ GC_GEN0_THRESHOLD = 10_000
 @worker_process_init.connect
 def _garbage_collector_for_tasks(**_kwargs: object) -> None:
     """In the process that runs the tasks (the worker itself with the solo pool, each child with prefork),
-    once Django, the apps and the engines are loaded: move what lives as long as the process out of the
-    garbage collector's way (`gc.freeze`) and let the youngest generation take 10,000 objects between
-    collections. Parsing and replaying a record allocates thousands of small containers; with CPython's
-    defaults a collection ran every 700, and each of the older ones walked every object of the process.
+    once Django, the apps and the engines are loaded: `tune_garbage_collector`."""
+    tune_garbage_collector()
+
+
+def tune_garbage_collector() -> None:
+    """Move what lives as long as the process out of the garbage collector's way (`gc.freeze`) and let
+    the youngest generation take 10,000 objects between collections (`benchmarks.pipeline` measures the
+    engine alone the same way). Parsing and replaying a record allocates thousands of small containers;
+    with CPython's defaults a collection ran every 700, and each of the older ones walked every object of
+    the process.
     Measured on the bulk import in one process (PostgreSQL): a TAC record's parse and replay went from
     6.2-7.1 to 5.1-5.3 ms of CPU, the store of a TAKI record from 1.05 to 0.9 ms. Cyclic garbage is still
     collected, a little later."""

@@ -90,6 +90,11 @@ def _action_count(doc: dict[str, Any]) -> int:
     return count
 
 
+def _not_utf8(exc: UnicodeError) -> TournamentError:
+    return TournamentError(ErrorCode.RECORD_UNREADABLE,
+                           _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason})
+
+
 def record_parse(data: bytes | str) -> ParsedRecord:
     """Check the limits and read the JSON of one record; nothing is stored.
 
@@ -98,10 +103,7 @@ def record_parse(data: bytes | str) -> ParsedRecord:
     try:
         raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     except UnicodeEncodeError as exc:  # a pasted text holding half of a surrogate pair
-        raise TournamentError(
-            ErrorCode.RECORD_UNREADABLE,
-            _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason},
-        ) from exc
+        raise _not_utf8(exc) from exc
     limit = max_record_bytes()
     if len(raw) > limit:
         raise TournamentError(
@@ -111,10 +113,7 @@ def record_parse(data: bytes | str) -> ParsedRecord:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TournamentError(
-            ErrorCode.RECORD_UNREADABLE,
-            _("The record is not UTF-8 text (%(reason)s).") % {"reason": exc.reason},
-        ) from exc
+        raise _not_utf8(exc) from exc
     depth = int(settings.API_JSON_MAX_DEPTH)
     if raw_depth_exceeds(text, depth):
         raise TournamentError(

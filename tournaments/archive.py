@@ -218,10 +218,9 @@ def _text(value: Any, path: str, max_length: int, *, null: bool = False, blank: 
         return None
     if not isinstance(value, str) or len(value) > max_length or (not blank and not value.strip()):
         raise ArchiveError(path, f"must be a text of at most {max_length} characters")
-    if "\x00" in value:
-        raise ArchiveError(path, "must not contain NUL characters")
-    if UNSTORABLE.search(value):
-        raise ArchiveError(path, "must not contain half of a surrogate pair")
+    if unstorable := UNSTORABLE.search(value):
+        raise ArchiveError(path, "must not contain NUL characters" if unstorable.group() == "\x00"
+                           else "must not contain half of a surrogate pair")
     return value
 
 
