@@ -50,11 +50,10 @@ from rules.core.trace import verify_with_final_snapshot
 from tournaments.bulk_copy import copy_insert
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import AuditLog, Entrant, EntrantMember, Round, Seat, Table, Tournament
-from tournaments.notifications import addresses_at_table, has_address
+from tournaments.notifications import has_address
 from tournaments.profiles import GameProfile
 from tournaments.services.audit import audit_entry, audit_write
-from tournaments.services.locking import TableLocks, lock_tournament
-from tournaments.services.results_bulk import RecordReport, results_report_from_records
+from tournaments.services.locking import lock_tournament
 from tournaments.services.tournaments import tournament_profile
 
 logger = logging.getLogger(__name__)
@@ -372,17 +371,10 @@ def _settle_verified(tournament: Tournament, version: str, verified: list[tuple[
             list(model.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
         for table in tables.values():
             table.has_addresses = table.pk in addressed  # type: ignore[attr-defined]
-        _settle_records(tournament, settling, audit)
+        services.settle_records(tournament, settling, audit)
         write_settlements(settling)
     for _item, record in verified:
-        audit.append(_verified_entry(tournament, record))
-
-
-def _verified_entry(tournament: Tournament, record: GameRecord) -> AuditLog:
-    return audit_entry(
-        action="game_record_verified", tournament=tournament, obj=record, actor=None,
-        data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
-              "engine_version": record.engine_version, "settlement": record.settlement})
+        audit.append(services.verified_entry(tournament, record))
 
 
 def _count_processed(batch_id: int) -> None:
@@ -432,77 +424,19 @@ def _verify(batch: ImportBatch, start: int, stop: int, *, in_order: bool) -> boo
     rolling = _rolling(batch)
     if in_order and _earlier_pending(batch, start, _tables_of_records([pk for pk, _raw, _game in pending]), rolling):
         return False  # (checked again under the lock below; this saves a replay that would wait)
-    checked: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]] = {}
+    checked: dict[int, services.Checked] = {}
     for record_id, raw, game in pending:
         verdict, final = services.verify_record_text(raw, file=f"record-{record_id}")
         snapshot = final if verdict.valid and verdict.complete else None
-        checked[record_id] = (services.engine_version(game), verdict.to_json(), snapshot)
+        checked[record_id] = services.Checked(services.engine_version(game), verdict.to_json(), snapshot)
     order = dict(ImportItem.objects.filter(batch=batch, record_id__in=checked).values_list("record_id", "index"))
     with transaction.atomic():
         tournament = lock_tournament(batch.tournament_id)
         if in_order and _earlier_pending(batch, start, _tables_of_records(list(checked)), rolling):
             return False
-        profile = tournament_profile(tournament)
-        records = [
-            record for record in GameRecord.objects.select_for_update(of=("self",))
-            .select_related("submitted_for", "submitted_by").defer("raw").filter(pk__in=checked)
-            if record.status == GameRecord.Status.PENDING or record.engine_version != checked[record.pk][0]
-        ]
-        if not records:
-            return True
-        records.sort(key=lambda record: order.get(record.pk, 0))
-        # The rounds and tables of the chunk, locked in one query (after the tournament, as every writer).
-        tables = {table.pk: table for table in Table.objects.select_related("round")
-                  .select_for_update(of=("self", "round")).annotate(has_addresses=addresses_at_table())
-                  .filter(pk__in={r.table_id for r in records})}
-        # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
-        RecordVerdict.objects.bulk_create(
-            [RecordVerdict(record=record, engine_version=checked[record.pk][0], verdict=checked[record.pk][1])
-             for record in records], ignore_conflicts=True)
-        previous = {record.pk: (record.status, record.error_code) for record in records}
-        for record in records:
-            version, verdict, snapshot = checked[record.pk]
-            record.table = tables[record.table_id]
-            services._apply_verdict(record, verdict, version, snapshot, profile)
-        audit: list[AuditLog] = []
-        _settle_records(tournament, [record for record in records if record.status == GameRecord.Status.VALID
-                                     and record.complete and record.settlement == GameRecord.Settlement.NONE], audit)
-        for record in records:
-            if previous[record.pk] != (record.status, record.error_code):
-                audit.append(_verified_entry(tournament, record))
-        for record in records:  # (one UPDATE each: Django's bulk_update builds a CASE per field and row, slower)
-            record.save(update_fields=services.VERDICT_FIELDS)
-        audit_write(audit)
-        _count_processed(batch.pk)
+        if services.store_checked(tournament, checked, order=order):
+            _count_processed(batch.pk)
     return True
-
-
-def _settle_records(tournament: Tournament, records: list[GameRecord], audit: list[AuditLog]) -> None:
-    """Settle the tables of valid complete records (file order), as `services._settle` one by one would:
-    the plain reports at once (`results_report_from_records`), then the others one by one."""
-    def locks(record: GameRecord) -> TableLocks:
-        return TableLocks(tournament=tournament, round=record.table.round, table=record.table,
-                          has_addresses=getattr(record.table, "has_addresses", None))
-
-    plain = [record for record in records if record.derived_table_result is not None]
-    outcomes = dict(zip((record.pk for record in plain), results_report_from_records(
-        tournament=tournament, audit=audit,
-        reports=[RecordReport(locked=locks(record), entrant=record.submitted_for, actor=record.submitted_by,
-                              note=f"From game record #{record.pk}", **record.derived_table_result)
-                 for record in plain],
-    ), strict=True))
-    for record in records:
-        outcome = outcomes.get(record.pk)
-        if isinstance(outcome, TournamentError):
-            record.settlement = GameRecord.Settlement.NONE
-            record.settlement_note = outcome.message[:500]
-        elif outcome is not None:
-            record.result = outcome.result
-            record.settlement = GameRecord.Settlement.SETTLED
-            record.settlement_note = "The result is reported; the opponents or an organiser confirm it."
-    for record in records:
-        if record.pk not in outcomes or outcomes[record.pk] is None:
-            services._settle(record, locks(record), audit)
 
 
 def _finish(batch_id: int) -> None:

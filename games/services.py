@@ -12,6 +12,7 @@ import hashlib
 import io
 import logging
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -33,13 +34,14 @@ from rules.core.trace import verify_with_final_snapshot
 from rules.core.verdict import Verdict
 from tournaments.api_parsers import holds_unstorable, raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import Entrant, Result, Round, Seat, Table, Tournament
+from tournaments.models import AuditLog, Entrant, Result, Round, Seat, Table, Tournament
 from tournaments.notifications import addresses_at_table
 from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GameProfile, ProfileError, profile_for
 from tournaments.services import result_report_from_record
 from tournaments.services.audit import audit_entry, audit_record, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament, open_result_exists
+from tournaments.services.results_bulk import RecordReport, results_report_from_records
 from tournaments.services.tournaments import tournament_profile
 
 logger = logging.getLogger(__name__)
@@ -549,44 +551,120 @@ def record_verify(*, record_id: int) -> GameRecord:
         if checked.valid and checked.complete:
             snapshot = final
     return _store_verdict(record_id=record_id, tournament_id=record.tournament_id, version=version, verdict=verdict,
-                          snapshot=snapshot, stored=stored is not None)
+                          snapshot=snapshot)
 
 
 def _store_verdict(*, record_id: int, tournament_id: int, version: str, verdict: dict[str, Any],
-                   snapshot: dict[str, Any] | None, stored: bool = False) -> GameRecord:
-    """Under the tournament lock: keep `verdict` as this engine version's (first one wins), apply it to
-    the record, settle the table if the record is valid and complete, audit a change of verdict.
-    `stored`: `verdict` was read from this engine version's stored verdict (nothing to insert)."""
+                   snapshot: dict[str, Any] | None) -> GameRecord:
+    """Under the tournament lock: `store_checked` for one record; the record as it is after."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
-        # The record, its table and its round locked in one query (the tournament is locked first, so
-        # the order of these three cannot deadlock); the results service locks nothing again.
-        record = (GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
-                  .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
-                  .annotate(table_has_open_result=open_result_exists("table_id"),
-                            table_has_addresses=addresses_at_table("table_id")).get(pk=record_id))
-        if record.engine_version == version and record.status != GameRecord.Status.PENDING:
-            return record
-        previous = record.status, record.error_code
-        if not stored:
-            # First one wins: a verdict stored meanwhile (unique per record and engine) is kept.
-            RecordVerdict.objects.bulk_create([RecordVerdict(record=record, engine_version=version, verdict=verdict)],
-                                              ignore_conflicts=True)
-        _apply_verdict(record, verdict, version, snapshot, tournament_profile(tournament))
-        audit: list[Any] = []
-        if record.status == GameRecord.Status.VALID and record.complete and record.settlement == GameRecord.Settlement.NONE:
-            locked = TableLocks(tournament=tournament, round=record.table.round, table=record.table,
-                                has_open_result=record.table_has_open_result,  # type: ignore[attr-defined]
-                                has_addresses=record.table_has_addresses)  # type: ignore[attr-defined]
-            _settle(record, locked, audit)
-        record.save(update_fields=VERDICT_FIELDS)
-        if previous != (record.status, record.error_code):
-            audit.append(audit_entry(
-                action="game_record_verified", tournament=tournament, obj=record, actor=None,
-                data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
-                      "engine_version": version, "settlement": record.settlement}))
-        audit_write(audit)  # the result's rows and the verification's, in that order, in one INSERT
+        stored = store_checked(tournament, {record_id: Checked(version, verdict, snapshot)})
+        record = stored[0] if stored else GameRecord.objects.filter(pk=record_id).first()
+    if record is None:  # deleted meanwhile
+        raise TournamentError(ErrorCode.NOT_FOUND, _("The game record does not exist."))
     return record
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A replay's outcome for a stored record: the engine version, its verdict (`Verdict.to_json`) and, for
+    a valid complete record, the final position (the table is settled from it)."""
+
+    version: str
+    verdict: dict[str, Any]
+    snapshot: dict[str, Any] | None
+
+
+def store_checked(tournament: Tournament, checked: Mapping[int, Checked], *,
+                  order: Mapping[int, int] | None = None) -> list[GameRecord]:
+    """Store the verdicts of records replayed outside the lock and settle their tables, in the caller's
+    transaction, which holds `tournament`'s lock; the records written, in `order` (record id -> rank;
+    by id when not given).
+
+    Only a record still pending, or verified by another engine version, is written (a record verified
+    meanwhile by another task is left as it is). The records, their tables and rounds are locked by one
+    query, which also reads whether each table has an open result and an addressee; each verdict is
+    kept as its engine version's (first one wins); the valid complete records settle their tables in
+    order (`settle_records`); a change of verdict gets an audit row after the results' rows."""
+    records = [
+        record for record in GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
+        .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
+        .annotate(table_has_open_result=open_result_exists("table_id"),
+                  table_has_addresses=addresses_at_table("table_id"))
+        .filter(pk__in=list(checked))
+        if record.status == GameRecord.Status.PENDING or record.engine_version != checked[record.pk].version
+    ]
+    if not records:
+        return []
+    records.sort(key=(lambda record: order.get(record.pk, 0)) if order is not None else (lambda record: record.pk))
+    # One instance per table, so that a second record of a table sees the result the first settled.
+    tables: dict[int, Table] = {}
+    open_result: dict[int, bool] = {}
+    for record in records:
+        table = record.table = tables.setdefault(record.table_id, record.table)
+        table.has_addresses = record.table_has_addresses  # type: ignore[attr-defined]
+        open_result[table.pk] = record.table_has_open_result  # type: ignore[attr-defined]
+    RecordVerdict.objects.bulk_create(
+        [RecordVerdict(record=record, engine_version=checked[record.pk].version, verdict=checked[record.pk].verdict)
+         for record in records], ignore_conflicts=True)
+    previous = {record.pk: (record.status, record.error_code) for record in records}
+    profile = tournament_profile(tournament)
+    for record in records:
+        outcome = checked[record.pk]
+        _apply_verdict(record, outcome.verdict, outcome.version, outcome.snapshot, profile)
+    audit: list[AuditLog] = []
+    settle_records(tournament, [record for record in records if record.status == GameRecord.Status.VALID
+                                and record.complete and record.settlement == GameRecord.Settlement.NONE],
+                   audit, open_result=open_result)
+    for record in records:
+        if previous[record.pk] != (record.status, record.error_code):
+            audit.append(verified_entry(tournament, record))
+    for record in records:  # (one UPDATE each: Django's bulk_update builds a CASE per field and row, slower)
+        record.save(update_fields=VERDICT_FIELDS)
+    audit_write(audit)
+    return records
+
+
+def verified_entry(tournament: Tournament, record: GameRecord) -> AuditLog:
+    return audit_entry(
+        action="game_record_verified", tournament=tournament, obj=record, actor=None,
+        data={"status": record.status, "complete": record.complete, "error_code": record.error_code,
+              "engine_version": record.engine_version, "settlement": record.settlement})
+
+
+def settle_records(tournament: Tournament, records: list[GameRecord], audit: list[AuditLog], *,
+                   open_result: Mapping[int, bool] | None = None) -> None:
+    """Settle the tables of valid complete records (in the order given), as `_settle` one by one would:
+    the plain reports at once (`results_report_from_records`), then the others one by one. The records'
+    tables are locked (with their rounds, after the tournament) and carry `has_addresses`;
+    `open_result`: per table id, whether it had an open result when locked (read again when not given)."""
+    def locks(record: GameRecord, *, read: bool) -> TableLocks:
+        return TableLocks(tournament=tournament, round=record.table.round, table=record.table,
+                          has_open_result=(open_result or {}).get(record.table_id) if read else None,
+                          has_addresses=getattr(record.table, "has_addresses", None))
+
+    plain = [record for record in records if record.derived_table_result is not None]
+    outcomes = dict(zip((record.pk for record in plain), results_report_from_records(
+        tournament=tournament, audit=audit,
+        reports=[RecordReport(locked=locks(record, read=True), entrant=record.submitted_for,
+                              actor=record.submitted_by, note=f"From game record #{record.pk}",
+                              **record.derived_table_result)
+                 for record in plain],
+    ), strict=True))
+    for record in records:
+        outcome = outcomes.get(record.pk)
+        if isinstance(outcome, TournamentError):
+            record.settlement = GameRecord.Settlement.NONE
+            record.settlement_note = outcome.message[:500]
+        elif outcome is not None:
+            record.result = outcome.result
+            record.settlement = GameRecord.Settlement.SETTLED
+            record.settlement_note = "The result is reported; the opponents or an organiser confirm it."
+    for record in records:
+        if record.pk not in outcomes or outcomes[record.pk] is None:
+            # (an open result read when the table was locked may be one settled just above)
+            _settle(record, locks(record, read=False), audit)
 
 
 VERIFY_TIMEOUT_CODE = "verification_timeout"

@@ -67,8 +67,15 @@ def results_report_from_records(
     for table_id, entrant_id in (Seat.objects.filter(table_id__in=table_ids).order_by("table_id", "position")
                                  .values_list("table_id", "entrant_id")):
         seated[table_id].append(entrant_id)
-    taken = set(Result.objects.filter(table_id__in=table_ids, state__in=[*Result.FINAL_STATES, Result.State.REPORTED])
-                .values_list("table_id", flat=True))
+    # The tables with a pending or final result: as the lock query read them (`TableLocks.has_open_result`),
+    # else read here.
+    known = {report.locked.table.pk: report.locked.has_open_result for report in reports
+             if report.locked.has_open_result is not None}
+    taken = {table_id for table_id, has_open_result in known.items() if has_open_result}
+    if len(known) < len(table_ids):
+        taken |= set(Result.objects.filter(table_id__in=table_ids - known.keys(),
+                                           state__in=[*Result.FINAL_STATES, Result.State.REPORTED])
+                     .values_list("table_id", flat=True))
     profile = tournament_profile(tournament)
     created: list[tuple[int, Result, list[dict[str, Any]], RecordReport]] = []
     for index, report in enumerate(reports):
