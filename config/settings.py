@@ -226,6 +226,10 @@ GAMES_IMPORT_MAX_ITEMS = env.int("GAMES_IMPORT_MAX_ITEMS", default=1000)
 GAMES_IMPORT_MAX_UNCOMPRESSED = env.int("GAMES_IMPORT_MAX_UNCOMPRESSED", default=200_000_000)
 GAMES_IMPORT_CHUNK_ITEMS = env.int("GAMES_IMPORT_CHUNK_ITEMS", default=100)  # at most, per import task (workers share a batch)
 GAMES_IMPORT_CHUNK_BYTES = env.int("GAMES_IMPORT_CHUNK_BYTES", default=1_048_576)  # at most (one item at least)
+# A verification task takes along up to this many pending records of its tournament (itself included),
+# replaying the others while GAMES_VERIFY_BATCH_SECONDS last (PostgreSQL; games/verify_burst.py). 1: one by one.
+GAMES_VERIFY_BATCH_RECORDS = env.int("GAMES_VERIFY_BATCH_RECORDS", default=32)
+GAMES_VERIFY_BATCH_SECONDS = env.float("GAMES_VERIFY_BATCH_SECONDS", default=2.0)
 
 # REST API
 REST_FRAMEWORK = {

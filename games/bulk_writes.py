@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from django.db import connection
 
 from games.models import GameRecord
-from tournaments.bulk_copy import copy_insert
+from tournaments.bulk_copy import copy_insert, prepared_rows
 
 # What settling a table writes on its record (`services._settle`).
 SETTLEMENT_FIELDS = ("result", "settlement", "settlement_note")
@@ -21,28 +21,36 @@ SETTLEMENT_FIELDS = ("result", "settlement", "settlement_note")
 
 def write_settlements(records: Sequence[GameRecord]) -> None:
     """Write `SETTLEMENT_FIELDS` of records already stored, in one statement."""
+    write_fields(records, SETTLEMENT_FIELDS)
+
+
+def write_fields(records: Sequence[GameRecord], names: Sequence[str]) -> None:
+    """Write the fields `names` of records already stored, in one statement (none of them `auto_now`)."""
     if not records:
         return
     if connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 33):
         for record in records:  # no UPDATE ... FROM before SQLite 3.33 (Django 5.2 runs on 3.31)
-            record.save(update_fields=list(SETTLEMENT_FIELDS))
+            record.save(update_fields=list(names))
         return
     quote = connection.ops.quote_name
     table = quote(GameRecord._meta.db_table)
     pk = GameRecord._meta.pk
     assert pk is not None
-    fields = [GameRecord._meta.get_field(name) for name in SETTLEMENT_FIELDS]
-    # Each value cast to its column's type: in a VALUES list PostgreSQL infers a column's type from its
-    # first row, and a NULL there would make `result_id` text.
-    casts = [f"CAST(%s AS {field.db_type(connection)})" for field in [pk, *fields]]  # type: ignore[union-attr]
-    names = ["id", *(f"v{index}" for index in range(len(fields)))]
+    fields = [GameRecord._meta.get_field(name) for name in names]
+    # On PostgreSQL each value cast to its column's type: in a VALUES list it infers a column's type from
+    # its first row, and a NULL there would make `result_id` text. (Not on SQLite, whose CAST would turn
+    # a time into a number: the column's affinity converts the value.)
+    casts = [f"CAST(%s AS {field.db_type(connection)})" if connection.vendor == "postgresql" else "%s"  # type: ignore[union-attr]
+             for field in [pk, *fields]]
+    columns = ["id", *(f"v{index}" for index in range(len(fields)))]
     rows = ", ".join(f"({', '.join(casts)})" for _ in records)
     assignments = ", ".join(f"{quote(field.column)} = v.{name}"  # type: ignore[union-attr]
-                            for field, name in zip(fields, names[1:], strict=True))
+                            for field, name in zip(fields, columns[1:], strict=True))
     # (a CTE names the VALUES columns on both backends; SQLite has no `AS v(columns)` alias list)
-    sql = (f"WITH v({', '.join(names)}) AS (VALUES {rows}) "
+    sql = (f"WITH v({', '.join(columns)}) AS (VALUES {rows}) "
            f"UPDATE {table} SET {assignments} FROM v WHERE {table}.{quote(pk.column)} = v.id")
-    params = [getattr(record, field.attname) for record in records for field in [pk, *fields]]  # type: ignore[union-attr]
+    # the values as the fields prepare them for the database (a JSON field's value adapted, say)
+    params = [value for row in prepared_rows([pk, *fields], records) for value in row]  # type: ignore[list-item]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 

@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import settle
+from games.bulk_writes import write_fields
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from games.permissions import can_import_records
 from games.selectors import result_agrees
@@ -620,8 +621,7 @@ def store_checked(tournament: Tournament, checked: Mapping[int, Checked], *,
     for record in records:
         if previous[record.pk] != (record.status, record.error_code):
             audit.append(verified_entry(tournament, record))
-    for record in records:  # (one UPDATE each: Django's bulk_update builds a CASE per field and row, slower)
-        record.save(update_fields=VERDICT_FIELDS)
+    write_fields(records, VERDICT_FIELDS)
     audit_write(audit)
     return records
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from games import services
+from games import services, verify_burst
 from tournaments.errors import TournamentError
 from tournaments.task_retries import DATABASE_RETRY
 
@@ -25,14 +25,14 @@ IMPORT_CHUNK_MAX_WAITS = 20
              soft_time_limit=VERIFY_SOFT_TIME_LIMIT, time_limit=VERIFY_SOFT_TIME_LIMIT + 30,
              **DATABASE_RETRY)
 def record_verify(record_id: int) -> str | None:
+    """Verify the record, with the pending records of its tournament it can claim (`games.verify_burst`)."""
     try:
-        record = services.record_verify(record_id=int(record_id))
+        return verify_burst.record_verify(record_id=int(record_id))
     except TournamentError:
         return None  # the record was deleted meanwhile
     except SoftTimeLimitExceeded:
         timed_out = services.record_verify_timed_out(record_id=int(record_id), seconds=VERIFY_SOFT_TIME_LIMIT)
         return timed_out.status if timed_out is not None else None
-    return record.status
 
 
 @shared_task(name="games.tasks.import_batch_process", acks_late=True, reject_on_worker_lost=True,

@@ -7,12 +7,13 @@ import copy
 import json
 import re
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from games import import_pipeline, services, tasks
-from games.bulk_writes import insert_records, write_settlements
+from games.bulk_writes import insert_records, write_fields, write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from rules.core.trace import verify_with_final_snapshot
 from tests.games.conftest import GAME_CASES, random_record, relabel
@@ -226,6 +227,40 @@ def test_write_settlements_writes_each_records_own_values(organiser: Any) -> Non
         "result_id", "settlement", "settlement_note")) == [(None, "none", "first's own note"),
                                                            (result.pk, "conflict", "")]
     write_settlements([])  # nothing to write: no statement
+
+
+def test_write_fields_stores_what_save_stores(organiser: Any) -> None:
+    """`write_fields` (one UPDATE for many records, as a burst's verification writes its verdicts) against
+    Django's own `save(update_fields=...)`, every field of a verdict: a time with microseconds, JSON with
+    nulls and non-ASCII, SQL NULL, a boolean, a result or none."""
+    _tournament, batch = new_batch(organiser, "Fields")
+    for start, stop in import_pipeline.import_batch_start(batch_id=batch.pk):
+        import_pipeline.import_chunk_process(batch_id=batch.pk, start=start, stop=stop)
+    records = list(GameRecord.objects.filter(batch=batch).order_by("pk"))
+    result = next(record.result for record in records if record.result is not None)
+    saved, written, written_too, saved_too = records[:4]
+    when = datetime(2026, 11, 24, 19, 3, 4, 567891, tzinfo=UTC)
+    for first, second, values in (
+        (saved, written, dict(status="invalid", complete=False, error_code="x_y", error_path="/deals/0/turns/3",
+                              error_message="Zug \u00fcbersprungen \u2013 \"quoted\"\n", derived_result=None,
+                              derived_table_result=None, engine_version="taki-9", verified_at=when, result=None,
+                              settlement="none", settlement_note="")),
+        (saved_too, written_too, dict(status="valid", complete=True, error_code="", error_path="", error_message="",
+                                      derived_result={"winner": None, "scores": [0, 12], "note": "\u00e9t\u00e9"},
+                                      derived_table_result={"kind": "normal", "scores": {"3": 1, "4": None}},
+                                      engine_version="taki-9", verified_at=None, result=result,
+                                      settlement="conflict", settlement_note="Eine Notiz")),
+    ):
+        for record in (first, second):
+            for name, value in values.items():
+                setattr(record, name, value)
+        first.save(update_fields=services.VERDICT_FIELDS)
+    write_fields([written, written_too], services.VERDICT_FIELDS)
+    stored = {row["pk"]: row for row in GameRecord.objects.filter(pk__in=[r.pk for r in records[:4]])
+              .values("pk", *[f"{name}_id" if name == "result" else name for name in services.VERDICT_FIELDS])}
+    for first, second in ((saved, written), (saved_too, written_too)):
+        assert {**stored[second.pk], "pk": None} == {**stored[first.pk], "pk": None}
+    assert stored[written.pk]["verified_at"] == when
 
 
 def test_insert_records_stores_what_an_insert_stores(organiser: Any) -> None:
