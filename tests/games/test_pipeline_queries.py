@@ -24,9 +24,10 @@ pytestmark = pytest.mark.django_db
 # before the tournament was locked once per transaction. What is left: submitting (6) = the report-token
 # throttle's look-up of the token, the table, the tournament lock, the seats with their players and any
 # stored duplicate (one query; the token is matched among them), the record, its audit row; verifying
-# (9) = the record with any stored verdict, the tournament lock, the record locked with its table and
-# round (and whether the table has an open result), the verdict, the seats, the result, its lines,
-# the record's update, both audit rows in one INSERT.
+# (9) = the record with any stored verdict (on PostgreSQL: the record claimed with the other pending
+# records of its tournament, games/verify_burst.py), the tournament lock, the records locked with their
+# tables and rounds (and whether each table has an open result), the verdicts, the seats, the results,
+# their lines, the records' update, all audit rows in one INSERT.
 MAX_QUERIES_PER_RECORD = 15
 MAX_SAVEPOINTS = 3  # the submission's and the verification's transactions, the nested result service
 

@@ -282,3 +282,40 @@ def test_a_task_whose_connection_dies_mid_batch_loses_its_claims_and_nothing_els
     # the doomed task's replays were lost with it: its three records were replayed again, once
     assert [replays[pk] for pk in ids] == [2, 2, 2, 1], replays
     _settled_once(ids)
+
+
+def test_a_burst_through_a_real_worker_killed_mid_batch_is_verified_once(worker_factory: Any) -> None:
+    """The end of a round: 60 TAC records submitted one by one while no worker runs; a worker takes them
+    in batches and is SIGKILLed after the first verdicts; a second worker finishes. Every record gets one
+    verdict and its table one result, whatever batch the kill interrupted."""
+    from games.demo import record_for_table
+    from tournaments.profiles import profile_for
+
+    organiser = get_user_model().objects.create_user("org-burst-worker")
+    tournament = services.tournament_create(actor=organiser, name="Burst Worker Cup", game="tac", variant={})
+    profile = profile_for("tac", {})
+    tables = 60
+    for i in range(tables * profile.entrants_per_table):
+        services.entrant_register(actor=organiser, tournament=tournament, name=f"W{i}",
+                                  player_names=[f"w{i}-{k}" for k in range(profile.players_per_entrant)])
+    round_ = services.round_publish(actor=organiser,
+                                    round=services.round_generate(actor=organiser, tournament=tournament))
+    ids = [
+        game_services.record_submit(table=table, actor=organiser, source="api", data=json.dumps(
+            record_for_table(table, game="tac", variant={}, seed=table.number))).pk
+        for table in round_.tables.order_by("number")
+    ]
+    assert len(ids) == tables and _statuses(ids) == ["pending"] * tables
+
+    def verdicts() -> int:
+        return RecordVerdict.objects.filter(record_id__in=ids).count()
+
+    worker = worker_factory()
+    _wait_for(lambda: verdicts() > 0, "the first verdicts", timeout=120)
+    worker.kill()
+    killed_at = verdicts()
+    assert killed_at < tables, "the worker finished before it could be killed"
+    worker_factory()
+    _wait_for(lambda: verdicts() == tables and "pending" not in _statuses(ids), "every verdict", timeout=300)
+    time.sleep(0.5)  # a redelivered task has nothing left to add
+    _settled_once(ids)
