@@ -112,8 +112,8 @@ def _claim(record_id: int, more: int) -> tuple[_Row | None, list[_Row]]:
 
 def _replay(own: _Row | None, others: list[_Row], seconds: float) -> dict[int, services.Checked]:
     """The replay of `own` (when given) and of the `others` while `seconds` last. A failure while replaying
-    one of the others (an engine error, the task's time limit) ends the batch there: that record and the
-    rest are left to their own tasks, which fail or time out on their own record."""
+    one of the others (an engine error) leaves that record to its own task, which fails on it as one by
+    one would; the batch goes on while time is left (after the task's soft time limit, none is)."""
     checked: dict[int, services.Checked] = {}
 
     def replay(row: _Row) -> None:
@@ -133,7 +133,6 @@ def _replay(own: _Row | None, others: list[_Row], seconds: float) -> dict[int, s
         except Exception:
             logger.exception("Replaying game record %s beside record %s failed; it is left to its own task",
                              row.pk, own.pk if own is not None else "(held by another task)")
-            break
     return checked
 
 
