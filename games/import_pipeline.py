@@ -147,16 +147,38 @@ def _tables_by_players(tournament: Tournament, wanted: list[frozenset[int]]) -> 
 
 class _Members:
     """The tournament's players, indexed by id and by folded name: `candidates` narrows the list that
-    `services._match_player` searches to the members it could match, so it answers the same, faster."""
+    `services._match_player` searches to the members it could match, so it answers the same, faster.
+    `player_ids`: when every player to match gives an id, those ids (only their members are read; a
+    chunk of a large tournament reads its own players, not every member)."""
 
-    def __init__(self, tournament: Tournament) -> None:
+    def __init__(self, tournament: Tournament, player_ids: set[int] | None = None) -> None:
         self.by_id: dict[int, list[services._SeatedPlayer]] = defaultdict(list)
         self.by_name: dict[str, list[services._SeatedPlayer]] = defaultdict(list)
-        for player_id, name, entrant_id in (EntrantMember.objects.filter(tournament=tournament)
-                                           .values_list("player_id", "player__name", "entrant_id")):
+        members = EntrantMember.objects.filter(tournament=tournament)
+        if player_ids is not None:
+            members = members.filter(player_id__in=player_ids)
+        for player_id, name, entrant_id in members.values_list("player_id", "player__name", "entrant_id"):
             member = services._SeatedPlayer(player_id=player_id, name=name, entrant_id=entrant_id)
             self.by_id[member.player_id].append(member)
             self.by_name[member.name.strip().casefold()].append(member)
+
+    @staticmethod
+    def by_id_only(docs: list[dict[str, Any]]) -> set[int] | None:
+        """The player ids `candidates` will look up for these records, or None when a player is named
+        without an id (every member is then read). A record whose players cannot be read needs none."""
+        ids: set[int] = set()
+        for doc in docs:
+            try:
+                players = services._record_players(doc)
+            except TournamentError:
+                continue
+            for _name, pid, _seats in players:
+                if pid is None or isinstance(pid, bool):
+                    return None
+                wanted = services._whole_number(pid, max_digits=18)
+                if wanted is not None:
+                    ids.add(wanted)
+        return ids
 
     def candidates(self, name: str, pid: Any) -> list[services._SeatedPlayer]:
         if pid is not None and not isinstance(pid, bool):
@@ -172,15 +194,17 @@ def tables_of(tournament: Tournament, docs: dict[int, dict[str, Any]]) -> dict[i
     by_meta: dict[int, tuple[int, int]] = {}
     by_players: dict[int, frozenset[int]] = {}
     found: dict[int, Table | TournamentError] = {}
-    members: _Members | None = None
+    unplaced: dict[int, dict[str, Any]] = {}
     for key, doc in docs.items():
         meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
         round_no, table_no = services._meta_number(meta.get("round")), services._meta_number(meta.get("table"))
         if round_no is not None and table_no is not None:
             by_meta[key] = (round_no, table_no)
-            continue
-        if members is None:
-            members = _Members(tournament)
+        else:
+            unplaced[key] = doc
+    members = _Members(tournament, _Members.by_id_only(list(unplaced.values()))) if unplaced else None
+    for key, doc in unplaced.items():
+        assert members is not None
         try:
             by_players[key] = frozenset(
                 services._match_player(name, pid, i, members.candidates(name, pid), at_table=False).entrant_id

@@ -346,3 +346,38 @@ def test_a_settled_table_notifies_only_where_an_entrant_has_an_address(
     results = {result.table.number: result.pk for result in Result.objects.filter(table__in=tables.values())}
     assert set(results) == {1, 2, 3}
     assert sorted(sent) == sorted([("result_reported", results[2]), ("result_reported", results[3])])
+
+
+def test_tables_of_reads_only_the_members_a_chunk_names_by_id(organiser: Any) -> None:
+    """A chunk whose players all give their ids reads those players' memberships only; one player named
+    without an id reads every member. Either way each record finds the same table (or error)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tournament = make_tournament(organiser, game="taki", variant={"seats": 3}, entrants=9, name="Members")
+    round_ = published_round(organiser, tournament)
+    tables = list(round_.tables.order_by("number"))
+    by_id = {n: relabel(random_record("taki", {"seats": 3}, seed=n), table) for n, table in enumerate(tables)}
+    stranger = copy.deepcopy(by_id[0])
+    stranger["players"][0]["id"] = 10**12  # no such player in the tournament
+    by_id[len(tables)] = stranger
+    by_name = copy.deepcopy(by_id)
+    for doc in by_name.values():
+        for player in doc["players"]:
+            player.pop("id")
+
+    def members_query(docs: dict[int, dict[str, Any]]) -> tuple[dict[int, Any], str]:
+        with CaptureQueriesContext(connection) as queries:
+            found = import_pipeline.tables_of(tournament, docs)
+        members = [q["sql"] for q in queries.captured_queries if "entrantmember" in q["sql"].lower()]
+        assert len(members) == 1, members
+        return {k: v.pk if not isinstance(v, Exception) else v.code for k, v in found.items()}, members[0]
+
+    found_by_id, sql_by_id = members_query(by_id)
+    found_by_name, sql_by_name = members_query(by_name)
+    assert found_by_id == {n: table.pk for n, table in enumerate(tables)} | {len(tables): "record_players_mismatch"}
+    assert found_by_name == {n: table.pk for n, table in enumerate(tables)} | {len(tables): tables[0].pk}
+    assert '"player_id" IN' in sql_by_id and '"player_id" IN' not in sql_by_name
+    mixed = {**by_id, len(tables): by_name[0]}  # one record names its players only
+    found_mixed, sql_mixed = members_query(mixed)
+    assert found_mixed == found_by_name and '"player_id" IN' not in sql_mixed
