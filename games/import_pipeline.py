@@ -176,7 +176,8 @@ class _Members:
                 if pid is None or isinstance(pid, bool):
                     return None
                 wanted = services._whole_number(pid, max_digits=18)
-                if wanted is not None:
+                # (no player has an id outside a positive bigint, which the query could not even pass)
+                if wanted is not None and 0 < wanted < 2**63:
                     ids.add(wanted)
         return ids
 

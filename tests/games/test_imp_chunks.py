@@ -361,6 +361,9 @@ def test_tables_of_reads_only_the_members_a_chunk_names_by_id(organiser: Any) ->
     stranger = copy.deepcopy(by_id[0])
     stranger["players"][0]["id"] = 10**12  # no such player in the tournament
     by_id[len(tables)] = stranger
+    huge = copy.deepcopy(by_id[1])
+    huge["players"][1]["id"] = 10**40  # no such player either, nor such a number in the database
+    by_id[len(tables) + 1] = huge
     by_name = copy.deepcopy(by_id)
     for doc in by_name.values():
         for player in doc["players"]:
@@ -375,9 +378,12 @@ def test_tables_of_reads_only_the_members_a_chunk_names_by_id(organiser: Any) ->
 
     found_by_id, sql_by_id = members_query(by_id)
     found_by_name, sql_by_name = members_query(by_name)
-    assert found_by_id == {n: table.pk for n, table in enumerate(tables)} | {len(tables): "record_players_mismatch"}
-    assert found_by_name == {n: table.pk for n, table in enumerate(tables)} | {len(tables): tables[0].pk}
+    unknown = {len(tables): "record_players_mismatch", len(tables) + 1: "record_players_mismatch"}
+    assert found_by_id == {n: table.pk for n, table in enumerate(tables)} | unknown
+    assert found_by_name == {n: table.pk for n, table in enumerate(tables)} | {len(tables): tables[0].pk,
+                                                                                len(tables) + 1: tables[1].pk}
     assert '"player_id" IN' in sql_by_id and '"player_id" IN' not in sql_by_name
     mixed = {**by_id, len(tables): by_name[0]}  # one record names its players only
     found_mixed, sql_mixed = members_query(mixed)
-    assert found_mixed == found_by_name and '"player_id" IN' not in sql_mixed
+    assert found_mixed == found_by_name | {len(tables) + 1: "record_players_mismatch"}
+    assert '"player_id" IN' not in sql_mixed
