@@ -158,9 +158,12 @@ def record_verify(*, record_id: int) -> str:
     if own.status == GameRecord.Status.PENDING:
         # Another task holds the record: wait for it to end, then verify the record unless it did.
         with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{CLAIM_WAIT_SECONDS}s"])
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [claim_key(record_id)])
+            with connection.cursor() as cursor:  # (the wait bounded, the server's own timeout put back after)
+                cursor.execute("SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
+                               [f"{CLAIM_WAIT_SECONDS}s"])
+                (usual, _bounded), = cursor.fetchall()
+                cursor.execute("SELECT pg_advisory_xact_lock(%s), set_config('lock_timeout', %s, true)",
+                               [claim_key(record_id), usual])
             return services.record_verify(record_id=record_id).status
     if own.engine_version != services.engine_version(own.game):
         return services.record_verify(record_id=record_id).status  # a verification by a newer engine

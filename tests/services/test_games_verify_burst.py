@@ -307,3 +307,33 @@ def test_a_burst_through_a_real_worker_killed_mid_batch_is_verified_once(worker_
     _wait_for(lambda: verdicts() == tables and "pending" not in _statuses(ids), "every verdict", timeout=300)
     time.sleep(0.5)  # a redelivered task has nothing left to add
     _settled_once(ids)
+
+
+def test_the_wait_for_a_held_record_is_bounded(postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task stuck with the record (a replay running away) makes the waiting task fail after
+    CLAIM_WAIT_SECONDS with a database error, which its retry policy retries; nothing is written."""
+    from django.db import OperationalError
+
+    ids = _records(1)
+    monkeypatch.setattr(verify_burst, "CLAIM_WAIT_SECONDS", 1)
+    release = threading.Event()
+
+    def holder() -> str:
+        from django.db import transaction
+
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [verify_burst.claim_key(ids[0])])
+            assert release.wait(timeout=30)
+        return "released"
+
+    thread, outcome = _in_thread(holder)
+    _wait_for(lambda: _advisory_locks(granted=True) == 1, "the holder's claim")
+    started = time.monotonic()
+    with pytest.raises(OperationalError):
+        verify_burst.record_verify(record_id=ids[0])
+    assert 0.9 < time.monotonic() - started < 10
+    assert _statuses(ids) == ["pending"]
+    release.set()
+    thread.join(timeout=30)
+    assert outcome == ["released"]
+    assert verify_burst.record_verify(record_id=ids[0]) == "valid"
