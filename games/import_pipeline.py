@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.bulk_writes import insert_records, write_settlements
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
+from games.upload_store import upload_read
 from rules.core.trace import verify_with_final_snapshot
 from tournaments.bulk_copy import copy_insert
 from tournaments.errors import ErrorCode, TournamentError
@@ -484,9 +485,9 @@ def import_batch_start(*, batch_id: int) -> list[tuple[int, int]]:
     if batch.status in (ImportBatch.Status.DONE, ImportBatch.Status.FAILED):
         return []
     ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.RUNNING)
-    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    upload = upload_read(batch.pk)
     try:
-        sizes = services.import_item_sizes(bytes(upload))
+        sizes = services.import_item_sizes(upload)
     except TournamentError as err:
         ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error_message=err.message[:500])
         return []
@@ -517,11 +518,11 @@ def import_chunk_process(*, batch_id: int, start: int, stop: int, in_order: bool
     if batch.status != ImportBatch.Status.RUNNING:
         return str(batch.status)
     deadline = time.monotonic() + wait_seconds
-    upload = ImportBatch.objects.filter(pk=batch.pk).values_list("upload", flat=True).get()
+    upload = upload_read(batch.pk)
     if not upload:  # another chunk finished the batch meanwhile (its upload is emptied when done)
         return str(ImportBatch.objects.filter(pk=batch.pk).values_list("status", flat=True).get())
     began = time.perf_counter()
-    items = _parse(start, services.import_entries(bytes(upload), start=start, stop=stop))
+    items = _parse(start, services.import_entries(upload, start=start, stop=stop))
     _replay(items)
     replayed = time.perf_counter()
     while not _store(batch, start, items, in_order=in_order):

@@ -28,6 +28,7 @@ from games.bulk_writes import write_fields
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from games.permissions import can_import_records
 from games.selectors import result_agrees
+from games.upload_store import upload_write
 from rules.core.errors import RecordError
 from rules.core.registry import get_engine
 from rules.core.replay import load_json
@@ -834,8 +835,10 @@ def records_import(*, tournament: Tournament, actor: Any, filename: str, data: b
     total = import_size(data)
     tournament = lock_tournament(tournament.pk)
     batch = ImportBatch.objects.create(
-        tournament=tournament, created_by=actor, filename=(filename or "").replace("\x00", "")[-255:], total=total, upload=data,
+        tournament=tournament, created_by=actor, filename=(filename or "").replace("\x00", "")[-255:], total=total,
     )
+    upload_write(batch.pk, data)
+    batch.upload = data
     audit_record(action="game_records_imported", tournament=tournament, obj=batch, actor=actor,
                  data={"filename": batch.filename, "total": batch.total})
     transaction.on_commit(lambda: _enqueue("import_batch_process", batch.pk))

@@ -387,3 +387,24 @@ def test_tables_of_reads_only_the_members_a_chunk_names_by_id(organiser: Any) ->
     found_mixed, sql_mixed = members_query(mixed)
     assert found_mixed == found_by_name | {len(tables) + 1: "record_players_mismatch"}
     assert '"player_id" IN' not in sql_mixed
+
+
+def test_an_upload_is_stored_byte_for_byte(organiser: Any) -> None:
+    """`upload_store` (a binary parameter and result on PostgreSQL) keeps every byte value, a large upload
+    too; on PostgreSQL the column is stored out of line, uncompressed."""
+    from django.db import connection
+
+    from games.upload_store import upload_read, upload_write
+
+    _tournament, batch = new_batch(organiser, "Upload")
+    assert upload_read(batch.pk) == season(batch.tournament.rounds.get()).encode()
+    for data in (bytes(range(256)) * 3 + b"\\x\\\\'\"\x00", b"", b"{}\n" * 400_000):
+        upload_write(batch.pk, data)
+        assert upload_read(batch.pk) == data
+    with pytest.raises(ImportBatch.DoesNotExist):
+        upload_read(batch.pk + 1000)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT attstorage FROM pg_attribute WHERE attrelid = 'games_importbatch'::regclass "
+                           "AND attname = 'upload'")
+            assert cursor.fetchone() == ("e",)
