@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,15 +164,11 @@ class _Members:
             self.by_name[member.name.strip().casefold()].append(member)
 
     @staticmethod
-    def by_id_only(docs: list[dict[str, Any]]) -> set[int] | None:
-        """The player ids `candidates` will look up for these records, or None when a player is named
-        without an id (every member is then read). A record whose players cannot be read needs none."""
+    def by_id_only(records: Iterable[list[tuple[str, Any, list[int]]]]) -> set[int] | None:
+        """The player ids `candidates` will look up for these records' players (`services._record_players`),
+        or None when a player is named without an id (every member is then read)."""
         ids: set[int] = set()
-        for doc in docs:
-            try:
-                players = services._record_players(doc)
-            except TournamentError:
-                continue
+        for players in records:
             for _name, pid, _seats in players:
                 if pid is None or isinstance(pid, bool):
                     return None
@@ -196,21 +192,24 @@ def tables_of(tournament: Tournament, docs: dict[int, dict[str, Any]]) -> dict[i
     by_meta: dict[int, tuple[int, int]] = {}
     by_players: dict[int, frozenset[int]] = {}
     found: dict[int, Table | TournamentError] = {}
-    unplaced: dict[int, dict[str, Any]] = {}
+    unplaced: dict[int, list[tuple[str, Any, list[int]]]] = {}  # the players of those found by players
     for key, doc in docs.items():
         meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
         round_no, table_no = services._meta_number(meta.get("round")), services._meta_number(meta.get("table"))
         if round_no is not None and table_no is not None:
             by_meta[key] = (round_no, table_no)
-        else:
-            unplaced[key] = doc
-    members = _Members(tournament, _Members.by_id_only(list(unplaced.values()))) if unplaced else None
-    for key, doc in unplaced.items():
+            continue
+        try:
+            unplaced[key] = services._record_players(doc)
+        except TournamentError as err:
+            found[key] = err
+    members = _Members(tournament, _Members.by_id_only(unplaced.values())) if unplaced else None
+    for key, players in unplaced.items():
         assert members is not None
         try:
             by_players[key] = frozenset(
                 services._match_player(name, pid, i, members.candidates(name, pid), at_table=False).entrant_id
-                for i, (name, pid, _seats) in enumerate(services._record_players(doc))
+                for i, (name, pid, _seats) in enumerate(players)
             )
         except TournamentError as err:
             found[key] = err

@@ -63,6 +63,9 @@ def claim_key(record_id: int) -> int:
     return (CLAIM_SPACE << 32) | (record_id & 0xFFFFFFFF)
 
 
+_KEY_SQL = "(%(space)s::bigint << 32) | (id & 4294967295)"  # claim_key(id), in the claim query
+
+
 @dataclass(frozen=True)
 class _Row:
     pk: int
@@ -77,7 +80,7 @@ class _Row:
 _CLAIM_SQL = """
 WITH own AS MATERIALIZED (
     SELECT id, tournament_id, status,
-           CASE WHEN status = %(pending)s THEN pg_try_advisory_xact_lock((%(space)s::bigint << 32) | (id & 4294967295))
+           CASE WHEN status = %(pending)s THEN pg_try_advisory_xact_lock({key})
                 ELSE false END AS claimed
     FROM {records} WHERE id = %(own)s
 ), candidates AS MATERIALIZED (
@@ -86,7 +89,7 @@ WITH own AS MATERIALIZED (
     ORDER BY r.id LIMIT %(look)s
 ), others AS MATERIALIZED (
     -- read in the order above and stopped at the limit: no record is claimed that is not returned
-    SELECT id FROM candidates WHERE pg_try_advisory_xact_lock((%(space)s::bigint << 32) | (id & 4294967295))
+    SELECT id FROM candidates WHERE pg_try_advisory_xact_lock({key})
     LIMIT %(more)s
 )
 SELECT r.id, r.tournament_id, r.game, r.status, r.engine_version, own.claimed,
@@ -101,7 +104,7 @@ FROM others JOIN {records} r ON r.id = others.id
 def _claim(record_id: int, more: int) -> tuple[_Row | None, list[_Row]]:
     """In the caller's transaction: the record (claimed if pending and nobody holds it) and up to `more`
     other pending records of its tournament, oldest first, each claimed. One query."""
-    sql = _CLAIM_SQL.format(records=connection.ops.quote_name(GameRecord._meta.db_table))
+    sql = _CLAIM_SQL.format(records=connection.ops.quote_name(GameRecord._meta.db_table), key=_KEY_SQL)
     with connection.cursor() as cursor:
         cursor.execute(sql, {"own": record_id, "pending": GameRecord.Status.PENDING, "space": CLAIM_SPACE,
                              "look": more * LOOK_AHEAD, "more": more})

@@ -157,20 +157,29 @@ def _in_thread(call: Any) -> tuple[threading.Thread, list[Any]]:
     return thread, outcome
 
 
+def _hold_first_replay(monkeypatch: pytest.MonkeyPatch, record_id: int) -> tuple[threading.Event, list[int]]:
+    """The first replay of `record_id` stops until the event is set: the event, and the list that gets the
+    database backend of the task replaying it."""
+    release = threading.Event()
+    backends: list[int] = []
+    counting = game_services.verify_record_text
+
+    def held(text: str, *, file: str) -> Any:
+        if file == f"record-{record_id}" and not backends:
+            backends.append(connection.connection.info.backend_pid)
+            assert release.wait(timeout=30)
+        return counting(text, file=file)
+
+    monkeypatch.setattr(game_services, "verify_record_text", held)
+    return release, backends
+
+
 def test_a_record_another_task_holds_is_waited_for_not_replayed_twice(
     postgres: None, replays: Counter[int], settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.GAMES_VERIFY_BATCH_RECORDS = 2
     ids = _records(4)
-    release = threading.Event()
-    counting = game_services.verify_record_text
-
-    def held(text: str, *, file: str) -> Any:  # the first task stops in the middle of its replay
-        if file == f"record-{ids[0]}":
-            assert release.wait(timeout=30)
-        return counting(text, file=file)
-
-    monkeypatch.setattr(game_services, "verify_record_text", held)
+    release, _backends = _hold_first_replay(monkeypatch, ids[0])
     # the first task claims ids[0] and ids[1], and stops in the replay of ids[0]
     first, first_outcome = _in_thread(lambda: verify_burst.record_verify(record_id=ids[0]))
     _wait_for(lambda: _advisory_locks(granted=True) >= 2, "the first task's claims")
@@ -242,17 +251,7 @@ def test_a_task_whose_connection_dies_mid_batch_loses_its_claims_and_nothing_els
     """As when a worker is killed: the database ends its connection's transaction, and with it the claims."""
     settings.GAMES_VERIFY_BATCH_RECORDS = 3
     ids = _records(4)
-    release = threading.Event()
-    counting = game_services.verify_record_text
-    backend: list[int] = []
-
-    def held(text: str, *, file: str) -> Any:
-        if file == f"record-{ids[0]}" and not backend:
-            backend.append(connection.connection.info.backend_pid)
-            assert release.wait(timeout=30)
-        return counting(text, file=file)
-
-    monkeypatch.setattr(game_services, "verify_record_text", held)
+    release, backend = _hold_first_replay(monkeypatch, ids[0])
     # it claims ids[0..2], then its connection is ended in the middle of its replay
     thread, failures = _in_thread(lambda: verify_burst.record_verify(record_id=ids[0]))
     _wait_for(lambda: bool(backend) and _advisory_locks(granted=True) >= 3, "the doomed task's claims")
