@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games import apis, scoresheet_apis
+from games import apis
+from games.scoresheet import apis as scoresheet_apis
 
 urlpatterns = [
     path("tables/<int:table_id>/records/", apis.TableRecordsApi.as_view(), name="api-table-records"),

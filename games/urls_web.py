@@ -7,7 +7,8 @@ report link under /report/<token>/records/...; players submit under /t/<slug>/ta
 
 from django.urls import path
 
-from games import scoresheet_views, views
+from games import views
+from games.scoresheet import views as scoresheet_views
 
 app_name = "games"
 

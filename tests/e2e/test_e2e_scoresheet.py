@@ -49,7 +49,7 @@ def _no_sideways_scroll(page: Any) -> None:
 def _enter_turn(page: Any, entry: dict[str, Any]) -> None:
     from django.utils import translation
 
-    from games.scoresheet_choices import entry_steps
+    from games.scoresheet.choices import entry_steps
 
     version = _version(page)
     with translation.override("en"):  # the labels as the (English) page shows them, whatever ran before

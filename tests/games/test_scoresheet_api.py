@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import scoresheet_services
 from games.models import GameRecord, Scoresheet
+from games.scoresheet import services as scoresheet_services
 from tests.games.conftest import one_table_tournament, random_record, relabel
 from tests.games.scoresheet_support import fake_engine, public_entries
 from tests.tournaments.conftest import make_tournament, published_round, seated_entrants, user_for_entrant

@@ -1,4 +1,4 @@
-"""The scoresheet page's taps (games.scoresheet_choices): every follow-up of the marble cards is reached
+"""The scoresheet page's taps (games.scoresheet.choices): every follow-up of the marble cards is reached
 tap by tap, a 7's segments in any order, and every option of real positions is reachable."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import doctest
 import random
 
-from games import scoresheet_choices
-from games.scoresheet_choices import entry_steps, next_choices
+from games.scoresheet import choices as scoresheet_choices
+from games.scoresheet.choices import entry_steps, next_choices
 from rules import scoresheet
 from tests.games.conftest import random_record
 from tests.games.scoresheet_support import public_entries

@@ -22,9 +22,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from games import scoresheet_services as services
 from games.apis import TOKEN_PARAMS, request_token
-from games.scoresheet_selectors import open_scoresheet, scoresheet_data, scoresheet_get, table_for_scoresheet
+from games.scoresheet import services
+from games.scoresheet.selectors import open_scoresheet, scoresheet_data, scoresheet_get, table_for_scoresheet
 from tournaments.api_throttles import request_ident
 from tournaments.apis import ERRORS
 from tournaments.errors import ErrorCode, TournamentError

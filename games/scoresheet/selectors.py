@@ -12,9 +12,9 @@ from typing import Any
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from games import scoresheet_services
 from games.models import Scoresheet
 from games.permissions import can_keep_scoresheet
+from games.scoresheet import services as scoresheet_services
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Table
 from tournaments.permissions import can_view_tournament

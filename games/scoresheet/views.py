@@ -3,7 +3,7 @@
 `/t/<slug>/tables/<id>/scoresheet/` (a logged-in player of the table or an organiser) and
 `/report/<token>/tables/<id>/scoresheet/` (a private report link). GET shows the sheet: the board
 (`games.replay.render_svg` of the engine's snapshot, the last entry marked), whose turn it is, and the
-taps that may come next (`games.scoresheet_choices`); a tap that narrows the choice is a plain link
+taps that may come next (`games.scoresheet.choices`); a tap that narrows the choice is a plain link
 (`?p=` keys), a tap that completes an entry is a small POST form carrying the entry and the sheet's
 `version`. Every POST answers with a redirect (303) back to the page, a refusal or a stale version as a
 notice on it; htmx (hx-boost) swaps only the sheet, and everything works without JavaScript.
@@ -22,12 +22,12 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games import scoresheet_services as services
 from games.models import Scoresheet
 from games.permissions import can_call_time, can_keep_scoresheet
 from games.replay import UnknownSnapshot, render_svg
-from games.scoresheet_choices import entry_label, next_choices, path_labels
-from games.scoresheet_selectors import latest_scoresheet, scoresheet_view
+from games.scoresheet import services
+from games.scoresheet.choices import entry_label, next_choices, path_labels
+from games.scoresheet.selectors import latest_scoresheet, scoresheet_view
 from games.views import RecordUrls, svg_labels
 from tournaments import permissions
 from tournaments.errors import ErrorCode, TournamentError
