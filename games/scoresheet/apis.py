@@ -164,8 +164,7 @@ class _SheetWriteApi(APIView):
     parser_classes = [JSONParser]
 
     def write(self, request: Request, sheet_id: int, service: Callable[..., Any], **kwargs: Any) -> Any:
-        token = request_token(request)
-        scoresheet_get(user=request.user, token=token, sheet_id=sheet_id, with_state=False)
+        token = request_token(request)  # the service checks the caller's right before anything else
         try:
             return service(sheet_id=sheet_id, actor=request.user, token=token, **kwargs)
         except TournamentError as err:
@@ -200,12 +199,7 @@ class ScoresheetFinishApi(_SheetWriteApi):
     def post(self, request: Request, sheet_id: int) -> Response:
         body = _body(request)
 
-        def finish(*, time_up: Any = False, **kwargs: Any) -> Any:  # checked after the caller's right
-            if not isinstance(time_up, bool):
-                raise TournamentError(ErrorCode.INVALID_INPUT, _("`time_up` must be true or false."))
-            return services.scoresheet_finish(time_up=time_up, **kwargs)
-
-        sheet = self.write(request, sheet_id, finish, version=body.get("version"),
+        sheet = self.write(request, sheet_id, services.scoresheet_finish, version=body.get("version"),
                            time_up=body.get("time_up", False))
         return Response({"record": sheet.record_id, "scoresheet": scoresheet_data(sheet)}, status=201)
 

@@ -1,14 +1,24 @@
-"""Every write of a live scoresheet (issue 16): start, add an entry, undo, finish (or the organiser's time
-call), abandon. The game itself is `rules.scoresheet` (pure): these functions load the sheet, check who
-acts, call the engine, store its new JSON state and audit the change.
+"""Every write of a live scoresheet (issues 16 and 26): start, add an entry, undo, finish (or the organiser's
+time call), abandon. The game itself is `rules.scoresheet` (pure): these functions read the sheet, check
+who acts, call the engine, store its new JSON state and audit the change.
 
-Each write is one transaction: the tournament row first (as every service), then the `Scoresheet` row
-(`select_for_update`), then, when finishing, what `games.services` locks to store the record. A write
-names the `version` it was made on; a stale version is refused with `scoresheet_stale` (409), so two
-phones entering at once cannot both succeed. An entry the engine refuses changes nothing and is raised
-as `EntryRefusedError` (HTTP 400, the engine's verdict code as the error code, the turn in details).
-Finishing turns the sheet into a `GameRecord` through the same checks as an uploaded record
-(`games.services._create_record`) and enqueues the same verification task on commit.
+Two tables never wait for each other (issue 26). An entry, an undo and an abandon read the sheet without
+a lock, check the caller and the `version`, let the engine work outside any transaction, then write in
+one short transaction: an `UPDATE` of the sheet row guarded by the version it was read at (and `open`),
+and the audit row. A write that lost the race (another phone changed the sheet meanwhile, or finished
+it) updates no row and is refused with `scoresheet_stale` (409) or `scoresheet_closed`, so two phones
+entering at once cannot both succeed. Only finish, which turns the sheet into a record that settles the
+table's result, takes the tournament lock (then the sheet row, `select_for_update`), as every service
+that touches results; the record document is built before it. None of these writes bumps the
+tournament's `public_version`: the public pages do not show a sheet's progress.
+
+The engine's position after the last entry is shared by every worker process (`games.scoresheet.positions`),
+so an entry costs one entry's work wherever it lands, not a replay of the game.
+
+An entry the engine refuses changes nothing and is raised as `EntryRefusedError` (HTTP 400, the engine's
+verdict code as the error code, the turn in details). Finishing turns the sheet into a `GameRecord`
+through the same checks as an uploaded record (`games.services._create_record`) and enqueues the same
+verification task on commit.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from games.demo import table_players
 from games.models import GameRecord, Scoresheet
-from games.permissions import can_call_time, can_keep_scoresheet
+from games.scoresheet import positions
 from games.services import (
     _create_record,
     _enqueue_verify,
@@ -33,7 +43,7 @@ from games.services import (
 )
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, Round, Table, Tournament
-from tournaments.permissions import reporting_entrant
+from tournaments.permissions import can_view_tournament, is_organiser, reporting_entrant
 from tournaments.services.audit import audit_record
 from tournaments.services.locking import lock_tournament
 from tournaments.services.tournaments import tournament_profile
@@ -88,12 +98,16 @@ def _denied() -> TournamentError:
     )
 
 
-def _acting_entrant(actor: Any, token: str | None, table: Table) -> Entrant | None:
-    """The entrant on whose behalf `actor`/`token` acts; PERMISSION_DENIED if neither a player of the
-    table nor an organiser."""
-    if not can_keep_scoresheet(actor, token, table):
+def _acting_entrant(actor: Any, token: str | None, table: Table, tournament: Tournament) -> Entrant | None:
+    """The entrant on whose behalf `actor`/`token` acts (None for an organiser who plays no seat there);
+    PERMISSION_DENIED if neither a player of the table nor an organiser, NOT_FOUND if the tournament is
+    hidden from them as well. One query for a report token (the table's entrants)."""
+    entrant = reporting_entrant(actor, token, table)
+    if entrant is not None or is_organiser(actor, tournament):
+        return entrant
+    if can_view_tournament(actor, tournament):
         raise _denied()
-    return reporting_entrant(actor, token, table)
+    raise TournamentError(ErrorCode.NOT_FOUND, _("The scoresheet does not exist."))
 
 
 def _sheet_variant(tournament: Tournament, table: Table, seated: int) -> dict[str, Any]:
@@ -137,10 +151,11 @@ def scoresheet_start(
     *, table: Table, actor: Any = None, token: str | None = None, dealer: Any, seat_order: list[Any] | None = None
 ) -> Scoresheet:
     """Open the live scoresheet of `table` with `dealer` dealing the first deal; the variant is the
-    tournament's. At most one open sheet per table (`scoresheet_exists`, 409, names it)."""
-    tournament = lock_tournament(table.round.tournament_id)
-    table = Table.objects.select_related("round").get(pk=table.pk)
-    entrant = _acting_entrant(actor, token, table)
+    tournament's. At most one open sheet per table (`scoresheet_exists`, 409, names it: the partial unique
+    constraint decides between two phones starting at once). Locks nothing: a sheet settles nothing yet."""
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    tournament = table.round.tournament
+    entrant = _acting_entrant(actor, token, table, tournament)
     if table.round.status == Round.Status.DRAFT:
         raise TournamentError(ErrorCode.ROUND_NOT_PUBLISHED, _("The round is not published yet."))
     if table.is_bye:
@@ -184,126 +199,187 @@ def scoresheet_start(
     return sheet
 
 
-def _lock_sheet(sheet_id: int, version: Any) -> tuple[Tournament, Scoresheet]:
-    """Lock the sheet's tournament, then the sheet; it must be open and at `version`."""
-    tournament_id = Scoresheet.objects.filter(pk=sheet_id).values_list("tournament_id", flat=True).first()
-    if tournament_id is None:
+SHEET_FIELDS = (
+    "id", "tournament_id", "table_id", "status", "game", "variant", "players", "state", "version", "entries",
+    "created_at", "updated_at", "finished_at", "time_up", "record_id",
+    "tournament__id", "tournament__slug", "tournament__is_public", "tournament__game",
+    "table__id", "table__number", "table__round_id", "table__is_bye",
+    "table__round__id", "table__round__number", "table__round__status", "table__round__tournament_id",
+)
+
+
+def sheet_read(sheet_id: int, *, for_update: bool = False) -> Scoresheet:
+    """The sheet with what a write and its answer use (its tournament's slug and visibility, its table and
+    round numbers): one query, the state read once. NOT_FOUND if there is none."""
+    sheets = Scoresheet.objects.select_related("tournament", "table__round").only(*SHEET_FIELDS)
+    if for_update:
+        sheets = sheets.select_for_update(of=("self",), no_key=True)
+    sheet = sheets.filter(pk=sheet_id).first()
+    if sheet is None:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The scoresheet does not exist."))
-    tournament = lock_tournament(tournament_id)
-    sheet = Scoresheet.objects.select_for_update().select_related("table__round").get(pk=sheet_id)
+    sheet.table.round.tournament = sheet.tournament  # one object: permissions read it through the table
+    return sheet
+
+
+def _check_version(version: Any) -> int:
     if isinstance(version, bool) or not isinstance(version, int):
         raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the `version` of the sheet you are looking at."))
-    return tournament, sheet
+    return version
+
+
+def _closed(sheet: Scoresheet) -> TournamentError:
+    return TournamentError(ErrorCode.SCORESHEET_CLOSED, _("This scoresheet is closed."), version=sheet.version,
+                           status=sheet.status)
+
+
+def _stale(version: int) -> TournamentError:
+    return TournamentError(
+        ErrorCode.SCORESHEET_STALE,
+        _("Someone else changed the scoresheet meanwhile; here is its current state. Check it and enter again."),
+        version=version,
+    )
 
 
 def _check_open(sheet: Scoresheet, version: int) -> None:
     if sheet.status != Scoresheet.Status.OPEN:
-        raise TournamentError(ErrorCode.SCORESHEET_CLOSED, _("This scoresheet is closed."), version=sheet.version,
-                              status=sheet.status)
+        raise _closed(sheet)
     if version != sheet.version:
-        raise TournamentError(
-            ErrorCode.SCORESHEET_STALE,
-            _("Someone else changed the scoresheet meanwhile; here is its current state. Check it and enter again."),
-            version=sheet.version,
-        )
+        raise _stale(sheet.version)
 
 
-def _save(sheet: Scoresheet, state: dict[str, Any]) -> None:
-    view = engine().sheet_view(state)
-    sheet.state = state
+def _write(sheet: Scoresheet, version: int, **fields: Any) -> None:
+    """Store `fields` on the sheet if it is still open at `version` (one guarded UPDATE, which locks only
+    this row until the caller's transaction ends); otherwise the fresh sheet says why: closed or stale."""
+    now = timezone.now()
+    done = Scoresheet.objects.filter(pk=sheet.pk, version=version, status=Scoresheet.Status.OPEN).update(
+        version=version + 1, updated_at=now, **fields)
+    if not done:
+        fresh = Scoresheet.objects.filter(pk=sheet.pk).values("status", "version").first() or {
+            "status": Scoresheet.Status.ABANDONED, "version": version}
+        sheet.status, sheet.version = fresh["status"], fresh["version"]
+        if sheet.status != Scoresheet.Status.OPEN:
+            raise _closed(sheet)
+        raise _stale(sheet.version)
+    for name, value in fields.items():
+        setattr(sheet, name, value)
+    sheet.version, sheet.updated_at = version + 1, now
+
+
+def _readied(sheet_id: int, actor: Any, token: str | None, version: Any) -> tuple[Scoresheet, Entrant | None, int]:
+    """The sheet, the entrant acting and the version, checked in this order: who acts, then the version."""
+    sheet = sheet_read(sheet_id)
+    entrant = _acting_entrant(actor, token, sheet.table, sheet.tournament)
+    version = _check_version(version)
+    _check_open(sheet, version)
+    return sheet, entrant, version
+
+
+def _engine_step(sheet: Scoresheet, step: Any) -> tuple[dict[str, Any], Any]:
+    """The engine's new state (outside any transaction, from the shared position) and its view."""
+    eng = engine()
+    positions.take_up(sheet.state)
+    try:
+        state = step(eng, sheet.state)
+    except eng.EntryRefused as err:
+        raise _refused(err) from err
+    view = eng.sheet_view(state)
+    return state, view
+
+
+def _stored(sheet: Scoresheet, version: int, state: dict[str, Any], view: Any) -> None:
+    _write(sheet, version, state=state, entries=int(view.entries))
     sheet._sheet_view = view  # type: ignore[attr-defined]  # read again by the answer (scoresheet_data)
-    sheet.version += 1
-    sheet.entries = int(view.entries)
-    sheet.save(update_fields=["state", "version", "entries", "updated_at"])
 
 
-@transaction.atomic
 def scoresheet_add(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any,
                    entry: Any) -> Scoresheet:
     """Add one entry in record notation (a turn's action, or a deal's `{"exchange": [...]}` /
-    `{"announce": [...]}`); the engine refuses anything that cannot be legal, and nothing changes."""
-    tournament, sheet = _lock_sheet(sheet_id, version)
-    entrant = _acting_entrant(actor, token, sheet.table)
-    _check_open(sheet, version)
+    `{"announce": [...]}`); the engine refuses anything that cannot be legal, and nothing changes.
+    Four queries with a report token: the sheet, the table's entrants, the guarded UPDATE, the audit row."""
+    sheet, entrant, version = _readied(sheet_id, actor, token, version)
     if not isinstance(entry, dict) or len(json.dumps(entry)) > ENTRY_MAX_CHARS:
         raise TournamentError(ErrorCode.INVALID_INPUT, _("An entry is one JSON object in record notation."))
-    try:
-        state = engine().sheet_add(sheet.state, entry)
-    except engine().EntryRefused as err:
-        raise _refused(err) from err
-    _save(sheet, state)
-    audit_record(action="scoresheet_entry_added", tournament=tournament, obj=sheet, actor=actor,
-                 actor_entrant=entrant, data={"version": sheet.version, "index": sheet.entries - 1, "entry": entry})
+    state, view = _engine_step(sheet, lambda eng, current: eng.sheet_add(current, entry))
+    with transaction.atomic():
+        _stored(sheet, version, state, view)
+        audit_record(action="scoresheet_entry_added", tournament=sheet.tournament, obj=sheet, actor=actor,
+                     actor_entrant=entrant, data={"version": sheet.version, "index": sheet.entries - 1, "entry": entry})
+    positions.leave(state)
     return sheet
 
 
-@transaction.atomic
 def scoresheet_undo(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any) -> Scoresheet:
     """Take back the last entry (across a deal boundary too); `nothing_to_undo` on an empty sheet."""
-    tournament, sheet = _lock_sheet(sheet_id, version)
-    entrant = _acting_entrant(actor, token, sheet.table)
-    _check_open(sheet, version)
+    sheet, entrant, version = _readied(sheet_id, actor, token, version)
     entries = sheet_entries(sheet)
-    try:
-        state = engine().sheet_undo(sheet.state)
-    except engine().EntryRefused as err:
-        raise _refused(err) from err
-    _save(sheet, state)
-    audit_record(action="scoresheet_entry_undone", tournament=tournament, obj=sheet, actor=actor,
-                 actor_entrant=entrant,
-                 data={"version": sheet.version, "index": len(entries) - 1, "entry": entries[-1] if entries else None})
+    state, view = _engine_step(sheet, lambda eng, current: eng.sheet_undo(current))
+    with transaction.atomic():
+        _stored(sheet, version, state, view)
+        audit_record(action="scoresheet_entry_undone", tournament=sheet.tournament, obj=sheet, actor=actor,
+                     actor_entrant=entrant,
+                     data={"version": sheet.version, "index": len(entries) - 1,
+                           "entry": entries[-1] if entries else None})
+    positions.leave(state)
     return sheet
 
 
-@transaction.atomic
 def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any,
-                      time_up: bool = False) -> Scoresheet:
+                      time_up: Any = False) -> Scoresheet:
     """Turn the sheet into a `GameRecord` of its table, verified and settled like an uploaded record.
 
     Without `time_up` the game must be over (`scoresheet_not_over`). `time_up` is the organiser's time
     call at the time limit: the record ends where the sheet stands (a partial record, which never
     settles; the organiser enters the time-limit result). Hidden facts that break a rule (a must-play,
     an announcement) are refused naming the turn, and the sheet stays open to be corrected.
+
+    The record is built from the sheet as read (no lock); then the tournament is locked, then the sheet
+    row, which must still be open at `version` (else stale/closed, and nothing is stored).
     """
-    tournament, sheet = _lock_sheet(sheet_id, version)
-    table = sheet.table
-    entrant = _acting_entrant(actor, token, table)
-    if time_up and not can_call_time(actor, table):
+    sheet = sheet_read(sheet_id)
+    entrant = _acting_entrant(actor, token, sheet.table, sheet.tournament)
+    if not isinstance(time_up, bool):
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("`time_up` must be true or false."))
+    if time_up and not is_organiser(actor, sheet.tournament):
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser may call time."))
+    version = _check_version(version)
     _check_open(sheet, version)
-    view = engine().sheet_view(sheet.state)
+    eng = engine()
+    positions.take_up(sheet.state)
+    view = eng.sheet_view(sheet.state)
     if not view.over and not time_up:
         raise TournamentError(ErrorCode.SCORESHEET_NOT_OVER,
                               _("The game is not over yet; enter its remaining turns (or an organiser calls time)."))
     try:
-        document = engine().sheet_record(sheet.state, time_up=time_up and not view.over)
-    except engine().EntryRefused as err:
+        document = eng.sheet_record(sheet.state, time_up=time_up and not view.over)
+    except eng.EntryRefused as err:
         raise _refused(err) from err
     parsed = record_parse(json.dumps(document, ensure_ascii=False))
-    record: GameRecord = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor,
-                                        entrant=entrant, source=GameRecord.Source.SCORESHEET)
-    _enqueue_verify(record.pk)
-    sheet.status = Scoresheet.Status.FINISHED
-    sheet.record = record
-    sheet.time_up = time_up and not view.over
-    sheet.finished_at = timezone.now()
-    sheet.version += 1
-    sheet.save(update_fields=["status", "record", "time_up", "finished_at", "version", "updated_at"])
-    audit_record(action="scoresheet_finished", tournament=tournament, obj=sheet, actor=actor, actor_entrant=entrant,
-                 data={"record": record.pk, "time_up": sheet.time_up, "entries": sheet_entries(sheet)})
-    return sheet
+    with transaction.atomic():
+        tournament = lock_tournament(sheet.tournament_id)
+        locked = sheet_read(sheet_id, for_update=True)
+        _check_open(locked, version)
+        table = locked.table
+        record: GameRecord = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor,
+                                            entrant=entrant, source=GameRecord.Source.SCORESHEET)
+        _enqueue_verify(record.pk)
+        locked.status = Scoresheet.Status.FINISHED
+        locked.record = record
+        locked.time_up = time_up and not view.over
+        locked.finished_at = timezone.now()
+        locked.version += 1
+        locked.save(update_fields=["status", "record", "time_up", "finished_at", "version", "updated_at"])
+        audit_record(action="scoresheet_finished", tournament=tournament, obj=locked, actor=actor,
+                     actor_entrant=entrant,
+                     data={"record": record.pk, "time_up": locked.time_up, "entries": sheet_entries(locked)})
+    locked._sheet_view = view  # type: ignore[attr-defined]
+    return locked
 
 
-@transaction.atomic
 def scoresheet_abandon(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any) -> Scoresheet:
     """Close the sheet without a record (a wrong start, a game recorded otherwise); a new one may start."""
-    tournament, sheet = _lock_sheet(sheet_id, version)
-    entrant = _acting_entrant(actor, token, sheet.table)
-    _check_open(sheet, version)
-    sheet.status = Scoresheet.Status.ABANDONED
-    sheet.finished_at = timezone.now()
-    sheet.version += 1
-    sheet.save(update_fields=["status", "finished_at", "version", "updated_at"])
-    audit_record(action="scoresheet_abandoned", tournament=tournament, obj=sheet, actor=actor, actor_entrant=entrant,
-                 data={"entries": sheet_entries(sheet)})
+    sheet, entrant, version = _readied(sheet_id, actor, token, version)
+    with transaction.atomic():
+        _write(sheet, version, status=Scoresheet.Status.ABANDONED, finished_at=timezone.now())
+        audit_record(action="scoresheet_abandoned", tournament=sheet.tournament, obj=sheet, actor=actor,
+                     actor_entrant=entrant, data={"entries": sheet_entries(sheet)})
     return sheet
