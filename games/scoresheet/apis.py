@@ -8,10 +8,12 @@ fresh sheet in `error.details.sheet`; an entry the engine refuses answers 400 wi
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -40,8 +42,20 @@ class ScoresheetThrottle(SimpleRateThrottle):
     def get_rate(self) -> str:
         return str(getattr(settings, "SCORESHEET_THROTTLE_RATE", "300/min"))
 
+    TOKEN_SECONDS = 600
+
     def get_cache_key(self, request: Request, view: Any) -> str:
+        """The bucket; a valid report token's entrant is remembered in the cache for `TOKEN_SECONDS` (keyed
+        by a digest of the token), so that a table's taps cost no query to throttle (issue 26). A token
+        that names no entrant is looked up each time and throttled by address, as before."""
+        token = None if getattr(request.user, "is_authenticated", False) else request_token(request)
+        memo = f"scoresheet:token:{hashlib.sha256(token.encode()).hexdigest()[:32]}" if token else None
+        entrant_id = cache.get(memo) if memo else None
+        if entrant_id is not None:
+            return f"throttle_{self.scope}_report_token:{entrant_id}"
         kind, ident = request_ident(request, find_token=request_token)
+        if memo and kind == "report_token":
+            cache.set(memo, ident, self.TOKEN_SECONDS)
         return f"throttle_{self.scope}_{kind}:{ident}"
 
 
