@@ -1,6 +1,7 @@
 """Row locks, always taken in one order to avoid deadlocks:
 
-    1. Tournament  (every write service locks its tournament row first)
+    1. Tournament  (every write service locks its tournament row first; not a live scoresheet's entry,
+                   which locks only its own Scoresheet row, see games/scoresheet/services.py)
     2. Round
     3. Table
     4. Result rows of that table
