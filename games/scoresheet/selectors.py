@@ -73,14 +73,51 @@ def scoresheet_view(sheet: Scoresheet) -> Any:
     return view
 
 
-def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
-    """The sheet for the API: ids, status, `version`, and the engine's view (phase, deal, whose turn
-    `seat`, `options` in record notation, `snapshot`, `last`, `over`, `winners`, `entries`) plus `state`."""
+OPTIONS_INLINE = 100  # up to this many options travel with the answer; more are asked for by card
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerShape:
+    """What an answer carries beyond the sheet's head (issue 26: what a phone needs for the next tap).
+
+    `since`: the entries from this index on (None: the writer's default, see `scoresheet_data`);
+    `options`: "all" (every option), "card" (those of `card`), "auto" (all of them if there are at most
+    `OPTIONS_INLINE`, else none: the phone asks for the card it taps); `state`: the engine's opaque state."""
+
+    since: int | None = None
+    options: str = "auto"
+    card: str | None = None
+    state: bool = False
+
+
+def _card(option: Any) -> str | None:
+    card = option.get("card") if isinstance(option, dict) else None
+    return card if isinstance(card, str) else None
+
+
+def scoresheet_data(sheet: Scoresheet, view: Any = None, shape: AnswerShape | None = None,
+                    since: int = 0) -> dict[str, Any]:
+    """The sheet for the API: ids, status, `version`, the engine's view (phase, deal, whose turn `seat`,
+    `last`, `over`, `winners`, `snapshot`), `entry_count` and the `entries` from `entries_from` on
+    (`shape.since`, else `since`: 0 for a read, the changed tail for a write), the `cards` that may be
+    played with `option_count`, and `options` as `shape` asks (`options_for`: "all", the card, or None
+    when they were left out). `state` only on request."""
+    shape = shape or AnswerShape()
     view = view if view is not None else scoresheet_view(sheet)
     fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)} if dataclasses.is_dataclass(
         view) else dict(view)
     table = sheet.table
-    return {
+    entries = scoresheet_services.sheet_entries(sheet)
+    start = min(max(shape.since if shape.since is not None else since, 0), len(entries))
+    options = list(fields.get("options") or [])
+    cards = list(dict.fromkeys(c for c in map(_card, options) if c is not None))
+    if shape.options == "card":
+        shown, options_for = [o for o in options if _card(o) == shape.card], shape.card
+    elif shape.options == "all" or len(options) <= OPTIONS_INLINE:
+        shown, options_for = options, "all"
+    else:
+        shown, options_for = [], None
+    data = {
         "id": sheet.pk,
         "tournament": sheet.tournament.slug,
         "table": table.pk,
@@ -94,16 +131,23 @@ def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
         "phase": fields.get("phase"),
         "deal": fields.get("deal"),
         "seat": fields.get("seat"),
-        "options": list(fields.get("options") or []),
+        "cards": cards,
+        "option_count": len(options),
+        "options_for": options_for,
+        "options": shown,
         "last": fields.get("last"),
         "over": bool(fields.get("over")),
         "winners": fields.get("winners"),
-        "entries": scoresheet_services.sheet_entries(sheet),
+        "entry_count": len(entries),
+        "entries_from": start,
+        "entries": entries[start:],
         "snapshot": fields.get("snapshot"),
-        "state": sheet.state,
         "record": sheet.record_id,
         "time_up": sheet.time_up,
         "created_at": sheet.created_at,
         "updated_at": sheet.updated_at,
         "finished_at": sheet.finished_at,
     }
+    if shape.state:
+        data["state"] = sheet.state
+    return data

@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 
 from games.models import Scoresheet
 from games.permissions import can_call_time, can_keep_scoresheet
@@ -251,6 +252,12 @@ def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, t
     return render(request, "games/scoresheet.html", context)
 
 
+# Compressed (issue 26): a hall's phones share a slow connection. BREACH needs a secret and input the
+# attacker chooses in one compressed body: the CSRF token is masked afresh per response, and the only input
+# the page reflects is its `?p=` taps, kept only when they are taps the engine offers (else the page starts
+# over), so a report token in the page's links cannot be guessed by varying it; Django's gzip also pads each
+# response by a random length (Heal The BREACH).
+@gzip_page
 @login_required
 def scoresheet_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """A logged-in player of the table or an organiser keeps the table's live scoresheet."""
@@ -261,6 +268,7 @@ def scoresheet_page(request: HttpRequest, slug: str, table_id: int) -> HttpRespo
     return _sheet_page(request, tournament=tournament, table=table, token=None)
 
 
+@gzip_page
 def token_scoresheet_page(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
     """A player with a private report link keeps the scoresheet of one of their tables."""
     entrant = permissions.entrant_for_token(token)

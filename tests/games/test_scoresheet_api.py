@@ -71,7 +71,8 @@ def test_start_enter_undo_reload_finish(tac: dict[str, Any], django_capture_on_c
         assert answer.json()["version"] == version + 1
         version = answer.json()["version"]
     undone = client.post(f"/api/scoresheets/{sheet['id']}/undo/", {"version": version}, format="json")
-    assert undone.status_code == 200 and len(undone.json()["entries"]) == 2
+    assert undone.status_code == 200 and undone.json()["entry_count"] == 2
+    assert undone.json()["entries_from"] == 2 and undone.json()["entries"] == []  # nothing new after the tail
     version = undone.json()["version"]
     reloaded = client.get(f"/api/scoresheets/{sheet['id']}/").json()  # a second phone, or after a reload
     assert reloaded["version"] == version and reloaded["entries"] == entries[:2]

@@ -187,3 +187,62 @@ def test_another_process_takes_up_the_sheet_without_replaying(organiser: Any, mo
     answer = _add(one["client"], one["sheet"]["id"], version, one["entries"][12])
     assert answer.status_code == 200, answer.json()
     assert len(replays) == 1  # the new entry only, not the 12 before it
+
+
+def _gunzip(response: Any) -> dict[str, Any]:
+    import gzip
+    import json
+
+    assert response.get("Content-Encoding") == "gzip"
+    return json.loads(gzip.decompress(response.content))
+
+
+@pytest.mark.django_db
+def test_a_tac_master_answer_with_thousands_of_options_is_small(organiser: Any) -> None:
+    """Seed 2's entry 117 leaves a position with 3,485 options (2,574 of them Teufel's, 620 KB as JSON)."""
+    from rules.scoresheet import sheet_add
+    from tests.games.conftest import one_table_tournament
+
+    _t, table = one_table_tournament(organiser, "tac", {"master": True}, name="Master Cup")
+    record = relabel(random_record("tac", {"master": True}, seed=2), table)
+    entries = public_entries(record)
+    client = APIClient(HTTP_ACCEPT_ENCODING="gzip")
+    client.credentials(HTTP_X_REPORT_TOKEN=seated_entrants(table)[0].report_token)
+    started = client.post(f"/api/tables/{table.pk}/scoresheet/", {"dealer": record["deals"][0]["dealer"]},
+                          format="json")
+    sheet_id = _gunzip(started)["id"] if started.get("Content-Encoding") else started.json()["id"]
+    sheet = Scoresheet.objects.get(pk=sheet_id)
+    state = sheet.state
+    for entry in entries[:117]:
+        state = sheet_add(state, entry)
+    Scoresheet.objects.filter(pk=sheet_id).update(state=state, entries=117, version=2)
+
+    answer = _add(client, sheet_id, 2, entries[117])
+    assert answer.status_code == 200
+    data = _gunzip(answer)
+    assert data["option_count"] == 3485 and data["options_for"] is None and data["options"] == []
+    assert "teufel" in data["cards"] and data["entry_count"] == 118 and data["entries"] == [entries[117]]
+    assert "state" not in data
+    assert len(answer.content) <= 4096, len(answer.content)  # the typical answer: at most 4 KB on the wire
+
+    biggest = client.get(f"/api/scoresheets/{sheet_id}/", {"card": "teufel", "since": 118})
+    options = _gunzip(biggest)
+    assert options["options_for"] == "teufel" and len(options["options"]) == 2574
+    assert all(o["card"] == "teufel" for o in options["options"]) and options["entries"] == []
+    assert len(biggest.content) <= 16 * 1024, len(biggest.content)  # the largest card's options: at most 16 KB
+
+    every = client.get(f"/api/scoresheets/{sheet_id}/", {"options": "all", "since": 118})
+    assert len(_gunzip(every)["options"]) == 3485
+
+
+@pytest.mark.django_db
+def test_a_bad_answer_shape_is_refused_before_anything_is_written(organiser: Any) -> None:
+    one, _two = _room(organiser)
+    sheet_id, version = one["sheet"]["id"], one["sheet"]["version"]
+    for query in ("since=-1", "since=x", "options=some", f"card={'x' * 21}"):
+        refused = one["client"].post(f"/api/scoresheets/{sheet_id}/entries/?{query}",
+                                     {"version": version, "entry": one["entries"][0]}, format="json")
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_input", query
+    assert Scoresheet.objects.get(pk=sheet_id).version == version
+    reread = one["client"].get(f"/api/scoresheets/{sheet_id}/", {"since": 99, "state": "1"}).json()
+    assert reread["entries_from"] == 0 == reread["entry_count"] and reread["state"]["entries"] == []
