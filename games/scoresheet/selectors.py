@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Scoresheet
 from games.permissions import can_keep_scoresheet
+from games.scoresheet import positions
 from games.scoresheet import services as scoresheet_services
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Table
@@ -65,9 +66,11 @@ def latest_scoresheet(table: Table) -> Scoresheet | None:
 
 
 def scoresheet_view(sheet: Scoresheet) -> Any:
-    """The engine's `SheetView` of the stored state (kept on the instance: the engine computes the options)."""
+    """The engine's `SheetView` of the stored state (kept on the instance: the engine computes the options),
+    from the shared position when this process does not hold it (`games.scoresheet.positions`)."""
     view = getattr(sheet, "_sheet_view", None)
     if view is None:
+        positions.take_up(sheet.state)  # the position another process left, instead of a replay
         view = scoresheet_services.engine().sheet_view(sheet.state)
         sheet._sheet_view = view  # type: ignore[attr-defined]
     return view
