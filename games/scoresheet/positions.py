@@ -2,9 +2,10 @@
 
 `rules.scoresheet` replays a sheet's entries once per process and keeps the result; a room's entries
 reach whichever worker is free, so without a shared copy about two entries in three replayed the whole
-game. After each write the position after the new entries is put in the cache (`rules.scoresheet.position`:
-bytes named by the rules' code and the entries' digest); before the engine works on a sheet that this
-process does not hold, the position is taken from there. A missing or unusable position (a cold cache,
+game. After each write the position after the new entries is put in the cache under the sheet's id
+and the rules' code (`rules.scoresheet.position`: bytes checked against the state's digest and entry
+count); before the engine works on a sheet that this process does not hold, the position is taken from
+there. A missing or unusable position (a cold cache,
 Redis down, other code) only costs the replay it saves: the engine replays and the answer is the same.
 """
 
@@ -32,26 +33,28 @@ def _position() -> Any:
     return position
 
 
-def take_up(state: Mapping[str, Any]) -> bool:
+def _key(sheet_id: int) -> str:
+    return f"scoresheet:position:{_position().code()}:{sheet_id}"
+
+
+def take_up(sheet_id: int, state: Mapping[str, Any]) -> bool:
     """Make the position of `state` this process's own if another process left it in the cache; True if
-    the engine needs no replay (held already, or restored)."""
+    the engine needs no replay (held already, or restored). A position of another state of the sheet (an
+    older one, after an undo on another process) is refused by `position_restore`."""
     position = _position()
-    key = position.position_key(state)
-    if key is None:
-        return False
-    if position.position_cached(state):
-        return True
-    return bool(position.position_restore(state, _store().get(key)))
+    if not isinstance(state.get("digest"), str) or position.position_cached(state):
+        return position.position_cached(state)
+    return bool(position.position_restore(state, _store().get(_key(sheet_id))))
 
 
-def leave(state: Mapping[str, Any]) -> None:
-    """Put the position of `state` (held by this process after the engine's work) into the shared cache."""
+def leave(sheet_id: int, state: Mapping[str, Any]) -> None:
+    """Put the position of `state` (held by this process after the engine's work) into the shared cache,
+    in place of the sheet's previous one: one position per sheet, a few kilobytes to a few tens."""
     position = _position()
-    key = position.position_key(state)
-    if key is None:
-        return
+    if not isinstance(state.get("digest"), str):
+        return  # not a scoresheet state (e.g. a stand-in engine's)
     try:
         blob = position.position_dump(state)
-    except ValueError:  # not a scoresheet state (e.g. a stand-in engine's)
+    except ValueError:
         return
-    _store().set(key, blob, POSITION_SECONDS)
+    _store().set(_key(sheet_id), blob, POSITION_SECONDS)

@@ -70,7 +70,7 @@ def scoresheet_view(sheet: Scoresheet) -> Any:
     from the shared position when this process does not hold it (`games.scoresheet.positions`)."""
     view = getattr(sheet, "_sheet_view", None)
     if view is None:
-        positions.take_up(sheet.state)  # the position another process left, instead of a replay
+        positions.take_up(sheet.pk, sheet.state)  # the position another process left, instead of a replay
         view = scoresheet_services.engine().sheet_view(sheet.state)
         sheet._sheet_view = view  # type: ignore[attr-defined]
     return view

@@ -277,7 +277,7 @@ def _readied(sheet_id: int, actor: Any, token: str | None, version: Any) -> tupl
 def _engine_step(sheet: Scoresheet, step: Any) -> tuple[dict[str, Any], Any]:
     """The engine's new state (outside any transaction, from the shared position) and its view."""
     eng = engine()
-    positions.take_up(sheet.state)
+    positions.take_up(sheet.pk, sheet.state)
     try:
         state = step(eng, sheet.state)
     except eng.EntryRefused as err:
@@ -304,7 +304,7 @@ def scoresheet_add(*, sheet_id: int, actor: Any = None, token: str | None = None
         _stored(sheet, version, state, view)
         audit_record(action="scoresheet_entry_added", tournament=sheet.tournament, obj=sheet, actor=actor,
                      actor_entrant=entrant, data={"version": sheet.version, "index": sheet.entries - 1, "entry": entry})
-    positions.leave(state)
+    positions.leave(sheet.pk, state)
     return sheet
 
 
@@ -319,7 +319,7 @@ def scoresheet_undo(*, sheet_id: int, actor: Any = None, token: str | None = Non
                      actor_entrant=entrant,
                      data={"version": sheet.version, "index": len(entries) - 1,
                            "entry": entries[-1] if entries else None})
-    positions.leave(state)
+    positions.leave(sheet.pk, state)
     return sheet
 
 
@@ -344,7 +344,7 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
     version = _check_version(version)
     _check_open(sheet, version)
     eng = engine()
-    positions.take_up(sheet.state)
+    positions.take_up(sheet.pk, sheet.state)
     view = eng.sheet_view(sheet.state)
     if not view.over and not time_up:
         raise TournamentError(ErrorCode.SCORESHEET_NOT_OVER,

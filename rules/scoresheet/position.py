@@ -5,7 +5,7 @@ their hidden hands, the deck cycle) is derived by replaying them (``rules.scores
 a process caches by the state's ``digest`` (a hash chain over the entries). A room served by several
 worker processes would replay whole games whenever an entry reaches a process that did not serve the
 previous one. ``position_dump`` turns the cached position into bytes that a cache shared by every
-process can keep under the digest, ``position_restore`` puts such bytes back into this process's cache,
+process can keep (the app keeps one per sheet), ``position_restore`` puts such bytes back into this process's cache,
 after checking them against the state (format, code, digest, number and last entry); then
 ``sheet_add``/``sheet_view`` continue from it without replaying.
 
@@ -65,12 +65,6 @@ def code() -> str:
 def _key(state: Mapping[str, Any]) -> str | None:
     digest = state.get("digest")
     return digest if isinstance(digest, str) else None
-
-
-def position_key(state: Mapping[str, Any]) -> str | None:
-    """The name of the state's position in a shared store (code and digest), None for a state without one."""
-    digest = _key(state)
-    return None if digest is None else f"{POSITION_FORMAT}:{code()}:{digest}"
 
 
 def position_cached(state: Mapping[str, Any]) -> bool:
