@@ -244,3 +244,43 @@ def test_a_bad_answer_shape_is_refused_before_anything_is_written(organiser: Any
     assert Scoresheet.objects.get(pk=sheet_id).version == version
     reread = one["client"].get(f"/api/scoresheets/{sheet_id}/", {"since": 99, "state": "1"}).json()
     assert reread["entries_from"] == 0 == reread["entry_count"] and reread["state"]["entries"] == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_finishing_at_once_make_one_record_and_one_result(postgres: None,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finish builds the record before it locks: of two finishes on one version, one stores the record (and,
+    verified at once here, settles the table's one result), the other is refused; nothing is doubled."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import GameRecord
+    from games.scoresheet import services
+    from tests.games.conftest import one_table_tournament
+    from tests.games.scoresheet_support import fake_engine
+    from tests.services.conftest import race
+    from tournaments.models import Result
+
+    organiser = get_user_model().objects.create_user("org-finish")
+    _t, table = one_table_tournament(organiser, "tac", {}, name="Finish Cup")
+    record = relabel(random_record("tac", {}, seed=3), table)
+    monkeypatch.setattr(services, "engine", lambda: fake_engine(record))
+    tokens = [e.report_token for e in seated_entrants(table)]
+    started = APIClient().post(f"/api/tables/{table.pk}/scoresheet/?token={tokens[0]}",
+                               {"dealer": record["deals"][0]["dealer"]}, format="json")
+    sheet_id = started.json()["id"]
+    sheet = Scoresheet.objects.get(pk=sheet_id)
+    sheet.state = {**sheet.state, "entries": public_entries(record)}
+    sheet.version = 2
+    sheet.save()
+
+    def finish(token: str) -> Any:
+        return APIClient().post(f"/api/scoresheets/{sheet_id}/finish/?token={token}", {"version": 2}, format="json")
+
+    outcomes = race([lambda: finish(tokens[0]), lambda: finish(tokens[1])])
+    statuses = sorted(getattr(o, "status_code", 0) for o in outcomes)
+    assert statuses == [201, 409], outcomes
+    loser = next(o for o in outcomes if o.status_code == 409)
+    assert loser.json()["error"]["code"] in ("scoresheet_stale", "scoresheet_closed")
+    assert GameRecord.objects.filter(table=table).count() == 1
+    assert Scoresheet.objects.get(pk=sheet_id).status == Scoresheet.Status.FINISHED
+    assert Result.objects.filter(table=table).count() == 1
