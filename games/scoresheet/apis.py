@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
@@ -221,17 +222,35 @@ class TableScoresheetApi(CompressedApi):
         return Response(scoresheet_data(sheet, shape=answer_shape(request)))
 
 
+def sheet_etag(sheet: Any, shape: AnswerShape) -> str:
+    """The validator of a sheet's answer: the sheet, its `version` and status, and the answer's extent
+    (a sheet changes only by a write, and every write increments its version)."""
+    extent = f"{shape.since}:{shape.options}:{shape.card}:{int(shape.state)}"
+    digest = hashlib.sha256(f"{sheet.pk}:{sheet.version}:{sheet.status}:{extent}".encode()).hexdigest()[:24]
+    return f'W/"sheet-{digest}"'
+
+
 class ScoresheetApi(CompressedApi):
-    """The sheet: state, `version`, whose turn (`seat`), the `options` that may come next."""
+    """The sheet: `version`, whose turn (`seat`), the `cards` and `options` that may come next. Conditional:
+    a phone that sends the `ETag` it holds (`If-None-Match`) gets 304 while the sheet has not changed
+    (checked after the caller's right; the answer is private to the table's keepers)."""
 
     permission_classes = [AllowAny]
     throttle_classes = THROTTLES
 
-    @extend_schema(parameters=SHAPE_PARAMS, responses={200: SheetOut, **ERRORS})
+    @extend_schema(parameters=SHAPE_PARAMS, responses={200: SheetOut, 304: None, **ERRORS})
     def get(self, request: Request, sheet_id: int) -> Response:
         shape = answer_shape(request)
         sheet = scoresheet_get(user=request.user, token=request_token(request), sheet_id=sheet_id)
-        return Response(scoresheet_data(sheet, shape=shape))
+        etag = sheet_etag(sheet, shape)
+        held = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
+        if etag.removeprefix("W/") in held or "*" in held:
+            response = Response(status=304)
+        else:
+            response = Response(scoresheet_data(sheet, shape=shape))
+        response["ETag"] = etag
+        response["Cache-Control"] = "private, no-cache"
+        return response
 
 
 class _SheetWriteApi(CompressedApi):

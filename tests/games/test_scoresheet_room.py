@@ -284,3 +284,20 @@ def test_two_phones_finishing_at_once_make_one_record_and_one_result(postgres: N
     assert GameRecord.objects.filter(table=table).count() == 1
     assert Scoresheet.objects.get(pk=sheet_id).status == Scoresheet.Status.FINISHED
     assert Result.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_phone_polling_an_unchanged_sheet_gets_304(organiser: Any) -> None:
+    one, two = _room(organiser)
+    url = f"/api/scoresheets/{one['sheet']['id']}/"
+    first = one["client"].get(url, {"since": 0})
+    etag = first["ETag"]
+    assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
+    assert one["client"].get(url, {"since": 0}, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert one["client"].get(url, {"since": 1}, HTTP_IF_NONE_MATCH=etag).status_code == 200  # another extent
+    stranger = APIClient()
+    stranger.credentials(HTTP_X_REPORT_TOKEN=seated_entrants(two["table"])[0].report_token)
+    assert stranger.get(url, {"since": 0}, HTTP_IF_NONE_MATCH=etag).status_code == 403  # the right comes first
+    assert _add(one["client"], one["sheet"]["id"], one["sheet"]["version"], one["entries"][0]).status_code == 200
+    changed = one["client"].get(url, {"since": 0}, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.json()["entries"] == one["entries"][:1] and changed["ETag"] != etag
