@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from games.demo import table_players
 from games.models import GameRecord, Scoresheet
 from games.scoresheet import positions
+from games.scoresheet.rows import check_open, check_version, guarded_write, sheet_read
 from games.services import (
     _create_record,
     _enqueue_verify,
@@ -199,78 +200,12 @@ def scoresheet_start(
     return sheet
 
 
-SHEET_FIELDS = (
-    "id", "tournament_id", "table_id", "status", "game", "variant", "players", "state", "version", "entries",
-    "created_at", "updated_at", "finished_at", "time_up", "record_id",
-    "tournament__id", "tournament__slug", "tournament__is_public", "tournament__game",
-    "table__id", "table__number", "table__round_id", "table__is_bye",
-    "table__round__id", "table__round__number", "table__round__status", "table__round__tournament_id",
-)
-
-
-def sheet_read(sheet_id: int, *, for_update: bool = False) -> Scoresheet:
-    """The sheet with what a write and its answer use (its tournament's slug and visibility, its table and
-    round numbers): one query, the state read once. NOT_FOUND if there is none."""
-    sheets = Scoresheet.objects.select_related("tournament", "table__round").only(*SHEET_FIELDS)
-    if for_update:
-        sheets = sheets.select_for_update(of=("self",), no_key=True)
-    sheet = sheets.filter(pk=sheet_id).first()
-    if sheet is None:
-        raise TournamentError(ErrorCode.NOT_FOUND, _("The scoresheet does not exist."))
-    sheet.table.round.tournament = sheet.tournament  # one object: permissions read it through the table
-    return sheet
-
-
-def _check_version(version: Any) -> int:
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the `version` of the sheet you are looking at."))
-    return version
-
-
-def _closed(sheet: Scoresheet) -> TournamentError:
-    return TournamentError(ErrorCode.SCORESHEET_CLOSED, _("This scoresheet is closed."), version=sheet.version,
-                           status=sheet.status)
-
-
-def _stale(version: int) -> TournamentError:
-    return TournamentError(
-        ErrorCode.SCORESHEET_STALE,
-        _("Someone else changed the scoresheet meanwhile; here is its current state. Check it and enter again."),
-        version=version,
-    )
-
-
-def _check_open(sheet: Scoresheet, version: int) -> None:
-    if sheet.status != Scoresheet.Status.OPEN:
-        raise _closed(sheet)
-    if version != sheet.version:
-        raise _stale(sheet.version)
-
-
-def _write(sheet: Scoresheet, version: int, **fields: Any) -> None:
-    """Store `fields` on the sheet if it is still open at `version` (one guarded UPDATE, which locks only
-    this row until the caller's transaction ends); otherwise the fresh sheet says why: closed or stale."""
-    now = timezone.now()
-    done = Scoresheet.objects.filter(pk=sheet.pk, version=version, status=Scoresheet.Status.OPEN).update(
-        version=version + 1, updated_at=now, **fields)
-    if not done:
-        fresh = Scoresheet.objects.filter(pk=sheet.pk).values("status", "version").first() or {
-            "status": Scoresheet.Status.ABANDONED, "version": version}
-        sheet.status, sheet.version = fresh["status"], fresh["version"]
-        if sheet.status != Scoresheet.Status.OPEN:
-            raise _closed(sheet)
-        raise _stale(sheet.version)
-    for name, value in fields.items():
-        setattr(sheet, name, value)
-    sheet.version, sheet.updated_at = version + 1, now
-
-
 def _readied(sheet_id: int, actor: Any, token: str | None, version: Any) -> tuple[Scoresheet, Entrant | None, int]:
     """The sheet, the entrant acting and the version, checked in this order: who acts, then the version."""
     sheet = sheet_read(sheet_id)
     entrant = _acting_entrant(actor, token, sheet.table, sheet.tournament)
-    version = _check_version(version)
-    _check_open(sheet, version)
+    version = check_version(version)
+    check_open(sheet, version)
     return sheet, entrant, version
 
 
@@ -287,7 +222,7 @@ def _engine_step(sheet: Scoresheet, step: Any) -> tuple[dict[str, Any], Any]:
 
 
 def _stored(sheet: Scoresheet, version: int, state: dict[str, Any], view: Any) -> None:
-    _write(sheet, version, state=state, entries=int(view.entries))
+    guarded_write(sheet, version, state=state, entries=int(view.entries))
     sheet._sheet_view = view  # type: ignore[attr-defined]  # read again by the answer (scoresheet_data)
 
 
@@ -341,8 +276,8 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
         raise TournamentError(ErrorCode.INVALID_INPUT, _("`time_up` must be true or false."))
     if time_up and not is_organiser(actor, sheet.tournament):
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser may call time."))
-    version = _check_version(version)
-    _check_open(sheet, version)
+    version = check_version(version)
+    check_open(sheet, version)
     eng = engine()
     positions.take_up(sheet.pk, sheet.state)
     view = eng.sheet_view(sheet.state)
@@ -357,7 +292,7 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
     with transaction.atomic():
         tournament = lock_tournament(sheet.tournament_id)
         locked = sheet_read(sheet_id, for_update=True)
-        _check_open(locked, version)
+        check_open(locked, version)
         table = locked.table
         record: GameRecord = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor,
                                             entrant=entrant, source=GameRecord.Source.SCORESHEET)
@@ -379,7 +314,7 @@ def scoresheet_abandon(*, sheet_id: int, actor: Any = None, token: str | None = 
     """Close the sheet without a record (a wrong start, a game recorded otherwise); a new one may start."""
     sheet, entrant, version = _readied(sheet_id, actor, token, version)
     with transaction.atomic():
-        _write(sheet, version, status=Scoresheet.Status.ABANDONED, finished_at=timezone.now())
+        guarded_write(sheet, version, status=Scoresheet.Status.ABANDONED, finished_at=timezone.now())
         audit_record(action="scoresheet_abandoned", tournament=sheet.tournament, obj=sheet, actor=actor,
                      actor_entrant=entrant, data={"entries": sheet_entries(sheet)})
     return sheet
