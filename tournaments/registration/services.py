@@ -330,3 +330,14 @@ def registration_configure(
     if "entry_limit" in changes:
         promote_waitlist(tournament=tournament, actor=actor)
     return tournament
+
+
+def registration_find(*, tournament: Tournament, name: str, email: str) -> Registration:
+    """The accepted sign-up of this team name and contact address (the desk QR's check-in page asks
+    for both). Not found and wrong address answer alike, so the page tells nothing about others."""
+    found = (tournament.registrations.filter(state=Registration.State.ACCEPTED, name__iexact=" ".join(str(name).split()),
+                                             email__iexact=str(email).strip()).first())
+    if found is None:
+        raise TournamentError(ErrorCode.NOT_FOUND,
+                              _("No accepted sign-up has this team name and e-mail address."))
+    return found
