@@ -49,6 +49,7 @@ from tournaments.services.rounds import (
     playing_entrants,
     rolling_release_allowed,
     round_edit,
+    rounds_complete,
     round_generate,
     round_publish,
     round_tables_as_lists,
@@ -132,6 +133,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         counts[entrant.status] += 1
     counts["total"] = len(entrants)
     rolling = len(published) == 1 and rolling_release_allowed(tournament)
+    # after the final (or the last planned round) no "Generate round N" is offered
+    complete = bool(rounds) and draft is None and not published and rounds_complete(tournament)
     return render(
         request,
         "tournaments/manage/manage.html",
@@ -145,7 +148,9 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "published": published,
             "can_generate": draft is None
             and (not published or rolling)
+            and not complete
             and tournament.status != Tournament.Status.FINISHED,
+            "rounds_complete": complete and tournament.status != Tournament.Status.FINISHED,
             "rolling": rolling,
             "meetings": schedule_meetings(tournament) if tournament.status != Tournament.Status.FINISHED else [],
             "can_finish": bool(rounds)

@@ -21,9 +21,11 @@ from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
     export_links,
+    final_table,
     group_standings,
     mark_mine,
     mark_release,
+    podium,
     round_table_views,
     rounds_with_tables,
     standings_columns,
@@ -81,6 +83,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         and not view.table.is_bye
         and round_.status == Round.Status.PUBLISHED
     ]
+    places = podium(tournament)
+    final = final_table(rounds, next((p.entrant.pk for p in places if p.rank == 1), None)) if places else None
     rows = standings_rows(tournament, limit=STANDINGS_ON_TOURNAMENT_PAGE + 1)
     columns = standings_columns(tournament, rows)
     entrants = list(tournament.entrants.prefetch_related(members_with_players()).order_by("name"))
@@ -102,6 +106,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
             "my_open_tables": my_open_tables,
+            "podium": places,
+            "final_table": final,
             "export_links": export_links(tournament),
         },
     ))
