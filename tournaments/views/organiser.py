@@ -39,8 +39,8 @@ from tournaments.services.entrants import (
     entrant_drop_undo,
     entrant_readmit,
     entrant_register,
-    entrants_drop_absent,
     entrant_update,
+    entrants_drop_absent,
     entrants_import_csv,
 )
 from tournaments.services.groups import draw_summary, groups_draw, groups_fixed, has_groups
@@ -49,10 +49,10 @@ from tournaments.services.rounds import (
     playing_entrants,
     rolling_release_allowed,
     round_edit,
-    rounds_complete,
     round_generate,
     round_publish,
     round_tables_as_lists,
+    rounds_complete,
 )
 from tournaments.services.tournaments import (
     tournament_create,
