@@ -24,8 +24,12 @@ def test_snake_by_seed_worked_example() -> None:
 
 
 def test_snake_by_rating_orders_highest_first() -> None:
-    groups = draw_groups(_entrants(4, ratings=True), group_count=2, method="snake", by="rating", seed=0)
-    assert groups == {101: 1, 102: 2, 103: 2, 104: 1}
+    # ratings 1990, 1980, ... (101 best); 106 has no rating and comes last; one rating of 0 ranks lowest
+    entrants = [*_entrants(4, ratings=True), DrawEntrant(id=105, rating=0.0), DrawEntrant(id=106)]
+    groups = draw_groups(entrants, group_count=2, method="snake", by="rating", seed=0)
+    assert groups == {101: 1, 102: 2, 103: 2, 104: 1, 105: 1, 106: 2}
+    with pytest.raises(GroupDrawError, match=r"^Unknown order 'age'; expected one of seed, rating\.$"):
+        draw_groups(entrants, group_count=2, by="age")
 
 
 @pytest.mark.parametrize("n,g", [(n, g) for g in range(2, 9) for n in range(2 * g, 4 * g + 3)])
@@ -47,6 +51,23 @@ def test_same_seed_same_draw_other_seed_other_draw() -> None:
     assert any(draw_groups(entrants, group_count=4, method="pots", seed=s) != first for s in range(1, 6))
 
 
+def test_default_is_seeded_pots_with_seed_zero() -> None:
+    entrants = _entrants(12)
+    assert draw_groups(entrants, group_count=4) == draw_groups(entrants, group_count=4, method="pots", by="seed",
+                                                               seed=0)
+
+
+def test_random_ignores_the_seeding_pots_never_do() -> None:
+    entrants = _entrants(8)
+    together = {"pots": 0, "random": 0}
+    for method in together:
+        for seed in range(30):
+            groups = draw_groups(entrants, group_count=4, method=method, seed=seed)
+            assert sorted(Counter(groups.values()).items()) == [(1, 2), (2, 2), (3, 2), (4, 2)]
+            together[method] += groups[101] == groups[102]
+    assert together["pots"] == 0 and together["random"] > 0
+
+
 def test_random_is_balanced_and_reproducible() -> None:
     entrants = _entrants(10)
     groups = draw_groups(entrants, group_count=3, method="random", seed=7)
@@ -63,11 +84,12 @@ def test_entrants_without_seed_come_last() -> None:
 
 
 def test_bad_input_is_refused() -> None:
-    with pytest.raises(GroupDrawError):
+    with pytest.raises(GroupDrawError, match="3 entrants cannot fill 2 groups of at least two"):
         draw_groups(_entrants(3), group_count=2)
-    with pytest.raises(GroupDrawError):
+    draw_groups(_entrants(4), group_count=2)  # exactly two per group is enough
+    with pytest.raises(GroupDrawError, match=r"^A group draw needs at least two groups\.$"):
         draw_groups(_entrants(8), group_count=1)
-    with pytest.raises(GroupDrawError):
+    with pytest.raises(GroupDrawError, match=r"Unknown draw method 'hat'; expected one of pots, snake, random\."):
         draw_groups(_entrants(8), group_count=2, method="hat")
-    with pytest.raises(GroupDrawError):
+    with pytest.raises(GroupDrawError, match=r"^An entrant is listed twice\.$"):
         draw_groups([DrawEntrant(1), DrawEntrant(1), DrawEntrant(2), DrawEntrant(3)], group_count=2)

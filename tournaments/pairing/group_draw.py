@@ -42,14 +42,15 @@ def draw_order(entrants: Sequence[DrawEntrant], by: str, rng: random.Random) -> 
         raise GroupDrawError(f"Unknown order {by!r}; expected one of {', '.join(ORDERS)}.")
     ranked = sorted(entrants, key=lambda e: e.id)
     tie_break = {e.id: rng.random() for e in ranked}
-    if by == "seed":
-        known = sorted((e for e in ranked if e.seed is not None), key=lambda e: (e.seed, tie_break[e.id]))
-        unknown = [e for e in ranked if e.seed is None]
-    else:
-        known = sorted((e for e in ranked if e.rating is not None), key=lambda e: (-(e.rating or 0.0), tie_break[e.id]))
-        unknown = [e for e in ranked if e.rating is None]
-    unknown.sort(key=lambda e: tie_break[e.id])
-    return [e.id for e in known + unknown]
+    keyed: list[tuple[float, float, int]] = []  # (order key, tie break, id) of those with a seed/rating
+    unknown: list[tuple[float, int]] = []
+    for e in ranked:
+        value = e.seed if by == "seed" else e.rating
+        if value is None:
+            unknown.append((tie_break[e.id], e.id))
+        else:
+            keyed.append((value if by == "seed" else -value, tie_break[e.id], e.id))
+    return [i for *_key, i in sorted(keyed)] + [i for _tie, i in sorted(unknown)]
 
 
 def draw_groups(
@@ -77,17 +78,12 @@ def draw_groups(
             groups[entrant_id] = (step if lap % 2 == 0 else group_count - 1 - step) + 1
         return groups
     groups = {}
-    sizes = [0] * group_count
     for start in range(0, len(order), group_count):
         pot = order[start : start + group_count]
         rng.shuffle(pot)
-        if len(pot) == group_count:
-            targets = list(range(group_count))
-        else:
-            fewest = min(sizes)
-            candidates = [g for g in range(group_count) if sizes[g] == fewest]
-            targets = rng.sample(candidates, len(pot))
+        # a full pot fills every group once; the last, incomplete one goes to distinct groups at random
+        # (every group has the same size before it, so sizes still differ by at most one)
+        targets = rng.sample(range(group_count), len(pot)) if len(pot) < group_count else range(group_count)
         for entrant_id, group in zip(pot, targets, strict=True):
             groups[entrant_id] = group + 1
-            sizes[group] += 1
     return groups
