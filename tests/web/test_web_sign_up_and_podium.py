@@ -150,3 +150,16 @@ def test_group_standings_say_final_ranking_only_when_final(
         _play_round(organiser, t)
     page = Client().get(f"/t/{t.slug}/standings/").content.decode()
     assert "Final ranking" not in page and "Standings after round 1" in page
+
+
+def test_public_page_links_the_sign_up_and_shows_the_drawn_groups(organiser: Any) -> None:
+    from tournaments.services.groups import groups_draw
+
+    t = make_tournament(organiser, entrants=4, format="round_robin", group_count=2)
+    page = Client().get(f"/t/{t.slug}/").content.decode()
+    assert 'id="sign-up-link"' not in page and 'id="groups"' not in page
+    registration_configure(actor=organiser, tournament=t, registration_open=True)
+    groups_draw(actor=organiser, tournament=t, method="snake", seed=123)
+    page = Client().get(f"/t/{t.slug}/").content.decode()
+    assert f'href="/t/{t.slug}/sign-up/"' in page
+    assert "Drawn with the random seed 123." in page and page.count('<div class="card"><h3>Group') == 2

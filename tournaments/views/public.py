@@ -17,6 +17,7 @@ from tournaments import permissions
 from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
+from tournaments.services.groups import draw_summary, has_groups
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
@@ -107,6 +108,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "my_entrant_ids": my_entrant_ids,
             "my_open_tables": my_open_tables,
             "podium": places,
+            "sign_up_open": tournament.registration_open and not rounds
+            and tournament.status != Tournament.Status.FINISHED,
+            "drawn_groups": draw_summary(tournament) if tournament.group_draw and has_groups(tournament) else [],
             "final_table": final,
             "export_links": export_links(tournament),
         },
