@@ -69,6 +69,9 @@ def test_sign_up_waiting_list_check_in_group_draw_podium(live_server: Any, brows
         visitor.fill("#id_email", email)
         visitor.fill("#id_player_1", players[0])
         visitor.fill("#id_player_2", players[1])
+        if shots and name == "Kugelblitz":
+            visitor.screenshot(path=f"{shots}/sign-up-form-390.png", full_page=True)
+        assert _fits(visitor)
         visitor.click("main form button[type=submit]")
         visitor.wait_for_url(f"**/t/{slug}/sign-up/*/")
 
@@ -88,6 +91,9 @@ def test_sign_up_waiting_list_check_in_group_draw_podium(live_server: Any, brows
     page.click("#pending li:has-text('Spätzünder') >> text=Approve")
     assert "Spätzünder: On the waiting list." in page.inner_text("main")
     assert "Spätzünder" in page.inner_text("#waiting-list")
+    if shots:
+        page.screenshot(path=f"{shots}/manage-sign-up-390.png", full_page=True)
+    assert _fits(page)
     visitor.goto(spaet_url)
     assert "You are number 1 on the waiting list." in visitor.inner_text("#registration-state")
     assert any(m.to == ["spaet@example.org"] and "waiting list" in m.subject for m in mail.outbox)

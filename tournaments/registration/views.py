@@ -4,11 +4,13 @@ code), the desk check-in page (the QR code at the desk leads there), and the org
 
 from __future__ import annotations
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,9 +22,14 @@ from tournaments.registration import services
 from tournaments.registration.forms import DeskCheckInForm, RegistrationSettingsForm, SignUpForm
 from tournaments.registration.throttle import sign_up_allowed
 from tournaments.registration.tokens import registration_from_token, registration_token
-from tournaments.report_links import qr_svg
 from tournaments.views.organiser import organised_tournament
 from tournaments.views.page_data import tournament_profile
+
+
+def qr_svg(url: str) -> SafeString:
+    """A QR code of `url` as inline SVG that scales with its box (viewBox, no fixed size; CSS .qr-large)."""
+    svg = segno.make(url, error="m", micro=False).svg_inline(scale=1, border=2, omitsize=True)
+    return mark_safe(svg)  # noqa: S308 - segno writes the SVG; the URL is only encoded in its paths
 
 
 def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -90,7 +97,7 @@ def registration_status(request: HttpRequest, slug: str, token: str) -> HttpResp
     link = request.build_absolute_uri()
     return render(request, "tournaments/registration/status.html", {
         "tournament": tournament, "registration": registration, "entrant": registration.entrant,
-        "position": position, "token": token, "qr": qr_svg(link, scale=3),
+        "position": position, "token": token, "qr": qr_svg(link),
         "can_check_in": tournament.self_checkin_open and registration.state == Registration.State.ACCEPTED
         and registration.entrant is not None and registration.entrant.status == "registered",
     })
@@ -171,7 +178,7 @@ def manage_registrations(request: HttpRequest, slug: str) -> HttpResponse:
         "others": [r for r in registrations if r.state not in ("pending", "waitlisted")],
         "counted": services.entrants_counted(tournament),
         "sign_up_url": request.build_absolute_uri(reverse("web:sign-up", args=[tournament.slug])),
-        "desk_url": desk_url, "desk_qr": qr_svg(desk_url, scale=6),
+        "desk_url": desk_url, "desk_qr": qr_svg(desk_url),
     })
 
 
