@@ -159,3 +159,24 @@ def test_deleting_a_signed_up_entrant_frees_its_place(organiser: Any) -> None:
     first.refresh_from_db()
     third.refresh_from_db()
     assert first.state == "withdrawn" and third.state == "accepted"
+
+
+def test_e_mails_in_the_sign_up_language_once_and_not_after_unsubscribing(
+    organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tournaments.models import EmailOptOut
+    from tournaments.registration.emails import registration_email_send_event
+
+    t = _open(organiser, entry_limit=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        _sign_up(t, "Eins")
+        _sign_up(t, "Zwei")
+        late = _sign_up(t, "Drei", language="de", email="drei@example.org")
+    german = [m for m in mail.outbox if m.to == ["drei@example.org"]]
+    assert len(german) == 1 and german[0].subject.endswith("auf der Warteliste")
+    assert "Platz 1 der Warteliste" in german[0].body and "/sign-up/" in german[0].body
+    assert german[0].alternatives and "Meine Anmeldung" in german[0].alternatives[0][0]
+    # a second run of the task sends nothing; an unsubscribed address gets nothing
+    assert registration_email_send_event(event="registration_waitlisted", registration_id=late.pk) == 0
+    EmailOptOut.objects.create(address="drei@example.org")
+    assert registration_email_send_event(event="registration_withdrawn", registration_id=late.pk) == 0
