@@ -180,3 +180,23 @@ def test_e_mails_in_the_sign_up_language_once_and_not_after_unsubscribing(
     assert registration_email_send_event(event="registration_waitlisted", registration_id=late.pk) == 0
     EmailOptOut.objects.create(address="drei@example.org")
     assert registration_email_send_event(event="registration_withdrawn", registration_id=late.pk) == 0
+
+
+def test_withdrawal_after_play_drops_and_after_the_end_is_refused(organiser: Any) -> None:
+    from tests.tournaments.conftest import published_round
+
+    t = _open(organiser, entrants=3)
+    team = _sign_up(t, "Quitters")
+    published_round(organiser, t)
+    with pytest.raises(TournamentError) as caught:
+        _sign_up(t, "Too Late")
+    assert caught.value.code == "registration_closed"
+    reg.registration_withdraw(registration=team)
+    team.refresh_from_db()
+    assert team.state == "withdrawn" and team.entrant.status == "dropped"  # its games still count
+    other = Registration.objects.create(tournament=t, name="Ghost", email="g@example.org", state="pending")
+    t.status = "finished"  # as tournament_finish leaves it
+    t.save(update_fields=["status"])
+    with pytest.raises(TournamentError) as caught:
+        reg.registration_withdraw(registration=other)
+    assert caught.value.code == "tournament_finished"

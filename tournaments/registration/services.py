@@ -220,6 +220,8 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     tournament, registration = _locked(registration)
     if registration.state not in Registration.ACTIVE_STATES:
         raise TournamentError(ErrorCode.REGISTRATION_NOT_ACTIVE, _("This sign-up is no longer active."))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
     previous = registration.state
     entrant = Entrant.objects.select_for_update().filter(pk=registration.entrant_id).first()
     dropped = False
