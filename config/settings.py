@@ -260,6 +260,8 @@ REST_FRAMEWORK = {
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# Public sign-up (tournaments/registration/throttle.py): POSTs per client address, web and API together.
+REGISTRATION_SIGN_UP_RATE = env.str("REGISTRATION_SIGN_UP_RATE", default="10/hour")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Club tournaments API",
     "DESCRIPTION": "Tournaments, entrants, rounds, results and standings for TAC, Tac-Tik, Tock, TAKI "

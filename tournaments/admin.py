@@ -20,6 +20,14 @@ class EntrantAdmin(admin.ModelAdmin):
     exclude = ["report_token"]
 
 
+@admin.register(models.Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ("name", "tournament", "state", "waitlist_position", "created_at")
+    list_filter = ("state",)
+    search_fields = ("name", "email")
+    raw_id_fields = ("tournament", "entrant")
+
+
 @admin.register(models.AuditLog)
 class AuditLogAdmin(admin.ModelAdmin):
     list_display = ["created_at", "action", "object_type", "object_id", "actor", "tournament"]

@@ -362,6 +362,107 @@ def _entrant_action(action: Any) -> type[APIView]:
     return EntrantActionApi
 
 
+class EntrantDetailApi(APIView):
+    """One entrant of the tournament: read it; organisers edit it (`PATCH`: only the fields given) or
+    delete it (`DELETE`: refused with `entrant_has_games` once it was paired in a published round; drop it
+    instead). Moving it to another group is refused with `groups_fixed` once round 1 is published."""
+
+    class EntrantUpdateInput(serializers.Serializer):
+        name = serializers.CharField(max_length=ENTRANT_NAME_MAX_LENGTH, required=False)
+        player_names = serializers.ListField(child=serializers.CharField(max_length=100), required=False,
+                                             max_length=10, help_text="The players' names, in order (all of them).")
+        club = serializers.CharField(max_length=100, required=False, allow_blank=True, allow_null=True,
+                                     help_text="Empty or null: no club.")
+        seed = serializers.IntegerField(min_value=1, max_value=100000, required=False, allow_null=True)
+        group = serializers.IntegerField(min_value=1, max_value=64, required=False)
+        email = serializers.EmailField(required=False, allow_blank=True,
+                                       help_text="Private notification address of the entrant (never returned).")
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
+
+    def _entrant(self, request: Request, slug: str, entrant_id: int) -> Entrant:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        entrant = selectors.entrants_of(tournament).filter(pk=entrant_id).first()
+        if entrant is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("No such entrant."))
+        return entrant
+
+    @extend_schema(responses={200: EntrantOut, 404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str, entrant_id: int) -> Response:
+        return Response(EntrantOut(self._entrant(request, slug, entrant_id)).data)
+
+    @extend_schema(request=EntrantUpdateInput, responses={200: EntrantOut, **ERRORS})
+    def patch(self, request: Request, slug: str, entrant_id: int) -> Response:
+        entrant = self._entrant(request, slug, entrant_id)
+        data = _valid(self.EntrantUpdateInput, request.data)
+        services.entrant_update(actor=request.user, entrant=entrant, **data)
+        return Response(EntrantOut(self._entrant(request, slug, entrant_id)).data)
+
+    @extend_schema(request=None, responses={200: inline_serializer(name="EntrantDeleted", fields={
+        "id": serializers.IntegerField(), "name": serializers.CharField(),
+        "discarded_drafts": serializers.ListField(child=serializers.IntegerField()),
+        "promoted": serializers.ListField(child=serializers.IntegerField(),
+                                          help_text="Sign-ups moved up from the waiting list into the place."),
+    }), **ERRORS})
+    def delete(self, request: Request, slug: str, entrant_id: int) -> Response:
+        entrant = self._entrant(request, slug, entrant_id)
+        return Response(services.entrant_delete(actor=request.user, entrant=entrant))
+
+
+GROUP_DRAW_SCHEMA = inline_serializer(name="GroupDraw", fields={
+    "method": serializers.CharField(allow_null=True), "by": serializers.CharField(allow_null=True),
+    "seed": serializers.IntegerField(allow_null=True, help_text="The random seed the draw used (shown publicly)."),
+    "left_out": serializers.ListField(child=serializers.IntegerField(),
+                                      help_text="Entrants not drawn (dropped, or not checked in when required)."),
+    "groups_fixed": serializers.BooleanField(help_text="Round 1 is published: no more draws or moves."),
+    "groups": serializers.ListField(child=inline_serializer(name="GroupMembers", fields={
+        "group": serializers.IntegerField(), "entrants": serializers.ListField(child=serializers.IntegerField())})),
+})
+
+
+def _group_draw_data(tournament: Tournament) -> dict[str, Any]:
+    from tournaments.services.groups import draw_summary, groups_fixed
+
+    draw = tournament.group_draw or {}
+    return {"method": draw.get("method"), "by": draw.get("by"), "seed": draw.get("seed"),
+            "left_out": draw.get("left_out", []), "groups_fixed": groups_fixed(tournament),
+            "groups": [{"group": g["group"], "entrants": [e.pk for e in g["entrants"]]}
+                       for g in draw_summary(tournament)]}
+
+
+class GroupsApi(APIView):
+    """The groups (entrants who would be paired, by group) and the last draw: method, order, seed."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GROUP_DRAW_SCHEMA, 404: ERROR_SCHEMA})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        return Response(_group_draw_data(tournament))
+
+
+class GroupDrawApi(APIView):
+    """Organisers: draw (or redraw) the groups until round 1 is published (docs/formats.md, Group draw)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class GroupDrawInput(serializers.Serializer):
+        method = serializers.ChoiceField(choices=["pots", "snake", "random"], default="pots",
+                                         help_text="Seeded pots, snake, or one random pot.")
+        by = serializers.ChoiceField(choices=["seed", "rating"], default="seed")
+        seed = serializers.IntegerField(min_value=0, max_value=999_999, required=False, allow_null=True,
+                                        help_text="Random seed; omitted: drawn at random and returned.")
+
+    @extend_schema(request=GroupDrawInput, responses={200: GROUP_DRAW_SCHEMA, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        from tournaments.services.groups import groups_draw
+
+        tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        data = _valid(self.GroupDrawInput, request.data)
+        return Response(_group_draw_data(groups_draw(actor=request.user, tournament=tournament, **data)))
+
+
 EntrantCheckInApi = _entrant_action(services.entrant_check_in)
 EntrantDropApi = _entrant_action(services.entrant_drop)
 EntrantReadmitApi = _entrant_action(services.entrant_readmit)

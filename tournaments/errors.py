@@ -66,6 +66,13 @@ class ErrorCode(StrEnum):
     SCORESHEET_STALE = "scoresheet_stale"
     SCORESHEET_CLOSED = "scoresheet_closed"
     SCORESHEET_NOT_OVER = "scoresheet_not_over"
+    # issue 28 (group draw, entrant editing, sign-up)
+    GROUPS_FIXED = "groups_fixed"  # 409: round 1 is published; groups no longer change
+    ENTRANT_HAS_GAMES = "entrant_has_games"  # 409: an entrant seated in a round is dropped, not deleted
+    CHECKIN_CLOSED = "checkin_closed"  # 409: self check-in is not open
+    REGISTRATION_NOT_PENDING = "registration_not_pending"  # 409: only a pending sign-up is approved/rejected
+    REGISTRATION_NOT_ACTIVE = "registration_not_active"  # 409: the sign-up was withdrawn or not accepted
+    SIGN_UP_THROTTLED = "sign_up_throttled"  # 429: too many sign-ups from one address
     # raised outside services (tournaments.outages, tournaments.login_protection); a database outage
     # is 503 "service_unavailable" (tournaments.outages), the one code that is not a TournamentError
     WRITE_CONFLICT = "write_conflict"  # 409: a deadlock or serialization failure; nothing was written
@@ -93,6 +100,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.PERMISSION_DENIED: 403,
     ErrorCode.CONFIRM_OWN_REPORT: 403,
     ErrorCode.NOT_FOUND: 404,
+    ErrorCode.SIGN_UP_THROTTLED: 429,
 }
 DEFAULT_STATUS = 409
 

@@ -125,6 +125,19 @@ class Tournament(models.Model):
         _("dropped entrants rank below those who played on"), default=True,
     )
 
+    # Issue 28: the group draw ({"method", "by", "seed", "entrant_ids", "drawn_at"}; {} before any draw).
+    group_draw = models.JSONField(default=dict, blank=True)
+    # Issue 28: public sign-up (tournaments/registration/), entry limit and waiting list, self check-in.
+    registration_open = models.BooleanField(_("sign-up open"), default=False)
+    registration_approval = models.BooleanField(
+        _("sign-ups need the organiser's approval"), default=False,
+    )
+    entry_limit = models.PositiveIntegerField(
+        _("entry limit"), null=True, blank=True,
+        help_text=_("Sign-ups beyond this number of entrants go on the waiting list; empty: no limit."),
+    )
+    self_checkin_open = models.BooleanField(_("self check-in open"), default=False)
+
     # Points scheme: match points by placing at a table (index 0 = first); ties share the mean.
     placing_points = models.JSONField(_("points by placing"), default=list)
     tiebreak_order = models.JSONField(_("tiebreak order"), default=list)
@@ -210,6 +223,61 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Registration(models.Model):
+    """A public sign-up (tournaments/registration/). `accepted` ones have their entrant; `waitlisted`
+    ones a place in the queue; `pending` ones wait for the organiser's approval."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("Awaiting approval")
+        WAITLISTED = "waitlisted", _("On the waiting list")
+        ACCEPTED = "accepted", _("Accepted")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        REJECTED = "rejected", _("Not accepted")
+
+    ACTIVE_STATES = ("pending", "waitlisted", "accepted")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    name = models.CharField(_("team name"), max_length=ENTRANT_NAME_MAX_LENGTH)
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    # [{"name": ..., "email": ...}] in the order given.
+    players = models.JSONField(default=list)
+    email = models.EmailField(_("e-mail"))
+    language = models.CharField(max_length=8, blank=True)
+    state = models.CharField(max_length=20, choices=State.choices)
+    waitlist_position = models.PositiveIntegerField(null=True, blank=True)
+    entrant = models.OneToOneField(
+        Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="registration"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "tournament", condition=Q(state__in=["pending", "waitlisted", "accepted"]),
+                name="registration_name_unique_active",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "waitlist_position"], condition=Q(waitlist_position__isnull=False),
+                name="registration_waitlist_position_unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(state="waitlisted", waitlist_position__isnull=False)
+                | (~Q(state="waitlisted") & Q(waitlist_position__isnull=True)),
+                name="registration_waitlist_position_iff_waitlisted",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "waitlisted", "accepted", "withdrawn", "rejected"]),
+                name="registration_state_valid",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="registration_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.state})"
 
 
 class EntrantMember(models.Model):

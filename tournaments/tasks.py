@@ -51,3 +51,12 @@ def notification_send(event: str, object_id: int) -> int:
     from tournaments.notifications import notification_send_event
 
     return notification_send_event(event=str(event), object_id=int(object_id))
+
+
+@shared_task(name="tournaments.tasks.registration_email_send", acks_late=True, soft_time_limit=120, time_limit=180,
+             **{**DATABASE_RETRY, "autoretry_for": (OSError, *DATABASE_RETRY["autoretry_for"])})
+def registration_email_send(event: str, registration_id: int) -> int:
+    """Send one e-mail of a sign-up (tournaments.registration.emails); at most once per address."""
+    from tournaments.registration.emails import registration_email_send_event
+
+    return registration_email_send_event(event=str(event), registration_id=int(registration_id))

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from tournaments import apis, archive_api, exports, spreadsheets
 from tournaments.api_errors import read_only_api_view
+from tournaments.registration import apis as registration_apis
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -19,6 +20,22 @@ urlpatterns = [
     path("tournaments/<slug:slug>/finish/", apis.TournamentFinishApi.as_view(), name="api-tournament-finish"),
     path("tournaments/<slug:slug>/entrants/", apis.EntrantListRegisterApi.as_view(), name="api-entrants"),
     path("tournaments/<slug:slug>/entrants/import/", apis.EntrantImportApi.as_view(), name="api-entrants-import"),
+    path("tournaments/<slug:slug>/entrants/<int:entrant_id>/", apis.EntrantDetailApi.as_view(), name="api-entrant"),
+    path("tournaments/<slug:slug>/groups/", apis.GroupsApi.as_view(), name="api-groups"),
+    path("tournaments/<slug:slug>/groups/draw/", apis.GroupDrawApi.as_view(), name="api-groups-draw"),
+    # Sign-up, waiting list, self check-in (issue 28; tournaments/registration/apis.py)
+    path("tournaments/<slug:slug>/sign-up/", registration_apis.SignUpSettingsApi.as_view(), name="api-sign-up"),
+    path("tournaments/<slug:slug>/registrations/", registration_apis.RegistrationListSubmitApi.as_view(),
+         name="api-registrations"),
+    path("registrations/<int:registration_id>/approve/", registration_apis.RegistrationApproveApi.as_view(),
+         name="api-registration-approve"),
+    path("registrations/<int:registration_id>/reject/", registration_apis.RegistrationRejectApi.as_view(),
+         name="api-registration-reject"),
+    path("sign-ups/<str:token>/", registration_apis.SignUpStatusApi.as_view(), name="api-sign-up-status"),
+    path("sign-ups/<str:token>/withdraw/", registration_apis.SignUpWithdrawApi.as_view(),
+         name="api-sign-up-withdraw"),
+    path("sign-ups/<str:token>/check-in/", registration_apis.SignUpCheckInApi.as_view(),
+         name="api-sign-up-check-in"),
     path("tournaments/<slug:slug>/rounds/", apis.RoundListApi.as_view(), name="api-rounds"),
     path("tournaments/<slug:slug>/rounds/generate/", apis.RoundGenerateApi.as_view(), name="api-round-generate"),
     path("tournaments/<slug:slug>/standings/", apis.StandingsApi.as_view(), name="api-standings"),

@@ -6,6 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import path
 
+from tournaments.registration import urls as registration_urls
 from tournaments.views import (
     archive,
     final_places,
@@ -43,6 +44,10 @@ urlpatterns = [
          name="venue-accessibility"),
     path("t/<slug:slug>/manage/venue/rounds/", venue.venue_round_boards, name="venue-round-boards"),
     path("t/<slug:slug>/manage/entrants/add/", organiser.entrant_add, name="entrant-add"),
+    path("t/<slug:slug>/manage/entrants/<int:entrant_id>/edit/", organiser.entrant_edit, name="entrant-edit"),
+    path("t/<slug:slug>/manage/entrants/<int:entrant_id>/delete/", organiser.entrant_delete_view,
+         name="entrant-delete"),
+    path("t/<slug:slug>/manage/groups/draw/", organiser.groups_draw_view, name="groups-draw"),
     path("t/<slug:slug>/manage/entrants/import/", organiser.entrants_import, name="entrants-import"),
     path(
         "t/<slug:slug>/manage/entrants/check-in-all/",
@@ -82,4 +87,6 @@ urlpatterns = [
     path("report/<str:token>/", results.token_home, name="token-home"),
     path("email/unsubscribe/<str:token>/", unsubscribe.email_unsubscribe, name="email-unsubscribe"),
     path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
+    # Sign-up, waiting list, self check-in (issue 28): tournaments/registration/
+    *registration_urls.urlpatterns,
 ]

@@ -161,7 +161,7 @@ NOT_409 = {
     401: {"login_failed"},
     403: {"permission_denied", "confirm_own_report"},
     404: {"not_found"},
-    429: {"login_locked"},
+    429: {"login_locked", "sign_up_throttled"},
 }
 
 

@@ -6,10 +6,12 @@ AuditLog row; tasks are enqueued with transaction.on_commit. Errors are `Tournam
 
 from tournaments.services.entrants import (
     entrant_check_in,
+    entrant_delete,
     entrant_drop,
     entrant_drop_undo,
     entrant_readmit,
     entrant_register,
+    entrant_update,
     entrants_drop_absent,
     entrants_import_csv,
 )
@@ -50,6 +52,8 @@ __all__ = [
     "entrant_accessibility_set",
     "round_assign_boards",
     "entrant_check_in",
+    "entrant_delete",
+    "entrant_update",
     "entrant_drop",
     "entrant_drop_undo",
     "entrants_drop_absent",

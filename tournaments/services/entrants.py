@@ -423,3 +423,166 @@ def entrant_readmit(*, actor: Any, entrant: Entrant) -> Entrant:
     entrant.save(update_fields=["status", "dropped_at"])
     audit_record(action="entrant_readmitted", tournament=tournament, obj=entrant, actor=actor)
     return entrant
+
+
+class _Unchanged:
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Any = _Unchanged()
+
+
+def _rename_players(tournament: Tournament, entrant: Entrant, names: Sequence[str], club: Club | None) -> list[str]:
+    """Give the entrant's players these names, in order. A player who plays only for this entrant is
+    renamed (a typo fixed); one who also played elsewhere keeps the name and is replaced by a new player."""
+    profile = tournament_profile(tournament)
+    cleaned = [_clean_name(n, "player name", PLAYER_NAME_MAX_LENGTH) for n in names]
+    if len(cleaned) != profile.players_per_entrant:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("An entrant of this game has %(needed)s player(s); %(given)s given.")
+            % {"needed": profile.players_per_entrant, "given": len(cleaned)},
+        )
+    members = list(entrant.members.select_related("player").order_by("position"))
+    before = [m.player.name for m in members]
+    for position, name in enumerate(cleaned):
+        member = members[position] if position < len(members) else None
+        if member is not None and member.player.name == name:
+            continue
+        if member is not None and member.player.user_id is None and member.player.memberships.count() == 1:
+            member.player.name = name
+            member.player.save(update_fields=["name"])
+            continue
+        player = Player.objects.create(name=name, club=club, language=entrant.language)
+        if member is None:
+            EntrantMember.objects.create(entrant=entrant, player=player, tournament=tournament, position=position)
+        else:
+            member.player = player
+            member.save(update_fields=["player"])
+    return before
+
+
+@transaction.atomic
+def entrant_update(
+    *,
+    actor: Any,
+    entrant: Entrant,
+    name: Any = UNCHANGED,
+    player_names: Any = UNCHANGED,
+    club: Any = UNCHANGED,
+    seed: Any = UNCHANGED,
+    group: Any = UNCHANGED,
+    email: Any = UNCHANGED,
+) -> Entrant:
+    """Edit an entrant: name, players (names in order), club ('' or None: none), seed (None: none),
+    group (moving a team between groups: only until round 1 is published, `groups_fixed`) and contact
+    address. One audit row lists every changed field with its old and new value."""
+    from tournaments.services.groups import has_groups, require_groups_open
+
+    tournament, entrant = _locked_entrant(entrant)
+    require_organiser(actor, tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
+    changes: dict[str, list[Any]] = {}
+    fields: list[str] = []
+    if name is not UNCHANGED:
+        new_name = _clean_name(name, "entrant name", ENTRANT_NAME_MAX_LENGTH)
+        if new_name != entrant.name:
+            if Entrant.objects.filter(tournament=tournament, name__iexact=new_name).exclude(pk=entrant.pk).exists():
+                raise TournamentError(
+                    ErrorCode.ENTRANT_NAME_TAKEN,
+                    _("An entrant named “%(name)s” is already registered.") % {"name": new_name},
+                )
+            changes["name"] = [entrant.name, new_name]
+            entrant.name = new_name
+            fields.append("name")
+    if seed is not UNCHANGED and seed != entrant.seed:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 100000):
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The seed must be a whole number from 1."))
+        if seed is not None and Entrant.objects.filter(tournament=tournament, seed=seed).exclude(pk=entrant.pk).exists():
+            raise TournamentError(
+                ErrorCode.INVALID_INPUT, _("Seed %(seed)s is already given to another entrant.") % {"seed": seed})
+        changes["seed"] = [entrant.seed, seed]
+        entrant.seed = seed
+        fields.append("seed")
+    if group is not UNCHANGED and group != entrant.group:
+        if isinstance(group, bool) or not isinstance(group, int) or not 1 <= group <= tournament.group_count:
+            raise TournamentError(
+                ErrorCode.INVALID_INPUT,
+                _("The group must be a whole number from 1 to %(max)s.") % {"max": tournament.group_count},
+            )
+        if has_groups(tournament):
+            require_groups_open(tournament)
+        changes["group"] = [entrant.group, group]
+        entrant.group = group
+        fields.append("group")
+    if email is not UNCHANGED:
+        new_email = _clean_email(email)
+        if new_email != entrant.email:
+            changes["email"] = ["…", "…"]  # addresses stay out of the audit trail
+            entrant.email = new_email
+            fields.append("email")
+    if club is not UNCHANGED:
+        club_row = Club.objects.get_or_create(name=_clean_name(club, "club name", 100))[0] if club else None
+        if club_row != entrant.club:
+            changes["club"] = [entrant.club.name if entrant.club else None, club_row.name if club_row else None]
+            entrant.club = club_row
+            fields.append("club")
+    if player_names is not UNCHANGED:
+        if isinstance(player_names, str) or not isinstance(player_names, Sequence):
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The players must be a list of names."))
+        before = _rename_players(tournament, entrant, list(player_names), entrant.club)
+        after = list(entrant.members.order_by("position").values_list("player__name", flat=True))
+        if before != after:
+            taken = (EntrantMember.objects.filter(tournament=tournament, player__in=entrant.members.values("player"))
+                     .exclude(entrant=entrant).select_related("player").first())
+            if taken is not None:  # pragma: no cover - new players are never in another entrant
+                raise TournamentError(ErrorCode.PLAYER_ALREADY_ENTERED,
+                                      _("%(name)s already plays for another entrant.") % {"name": taken.player.name})
+            changes["players"] = [before, after]
+    if fields:
+        try:
+            with transaction.atomic():
+                entrant.save(update_fields=fields)
+        except IntegrityError as exc:
+            raise TournamentError(
+                ErrorCode.ENTRANT_NAME_TAKEN,
+                _("An entrant named “%(name)s” is already registered.") % {"name": entrant.name},
+            ) from exc
+    if changes:
+        audit_record(action="entrant_updated", tournament=tournament, obj=entrant, actor=actor,
+                     data={"changes": changes})
+    return entrant
+
+
+@transaction.atomic
+def entrant_delete(*, actor: Any, entrant: Entrant) -> dict[str, Any]:
+    """Delete an entrant that has never been seated in a published round (registered by mistake, or
+    withdrawn before the start). A draft round that seats it is discarded. One that has played is
+    refused (`entrant_has_games`): drop it instead, its games still count. A sign-up of it is marked
+    withdrawn and the waiting list moves up."""
+    from tournaments.models import Round
+    from tournaments.registration.services import promote_waitlist, registration_withdrawn_by_delete
+
+    tournament, entrant = _locked_entrant(entrant)
+    require_organiser(actor, tournament)
+    played = (entrant.seats.exclude(round__status=Round.Status.DRAFT).order_by("round__number")
+              .values_list("round__number", flat=True).first())
+    if played is not None:
+        raise TournamentError(
+            ErrorCode.ENTRANT_HAS_GAMES,
+            _("%(name)s was paired in round %(round)s; drop the entrant instead (its games still count).")
+            % {"name": entrant.name, "round": played},
+        )
+    drafts = list(tournament.rounds.filter(status=Round.Status.DRAFT, tables__seats__entrant=entrant)
+                  .distinct().values_list("number", flat=True))
+    tournament.rounds.filter(number__in=drafts).delete()
+    data = {"name": entrant.name, "entrant_id": entrant.pk, "discarded_drafts": drafts}
+    withdrawn = registration_withdrawn_by_delete(actor=actor, tournament=tournament, entrant=entrant)
+    entrant_id = entrant.pk
+    entrant.delete()
+    promoted = promote_waitlist(tournament=tournament, actor=actor)
+    audit_record(action="entrant_deleted", tournament=tournament, obj=None, actor=actor,
+                 data={**data, "withdrawn_registrations": withdrawn, "promoted": promoted})
+    return {"id": entrant_id, "name": data["name"], "discarded_drafts": drafts, "promoted": promoted}

@@ -330,6 +330,28 @@ def rolling_release_allowed(tournament: Tournament) -> bool:
     return tournament.rolling_rounds and groups
 
 
+def rounds_complete(tournament: Tournament) -> bool:
+    """Whether no round is left to generate (read only): the knockout's last round is played, a Swiss
+    has its planned rounds, a round robin's schedule is over. Pages use it not to offer a round after
+    the final; `round_generate` answers `rounds_complete` in the same cases."""
+    knockout_rounds = tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).count()
+    if knockout_rounds:
+        bracket = tournament_bracket(tournament)
+        return bracket is not None and knockout_rounds >= len(bracket.rounds)
+    fmt = tournament.format
+    if fmt in (Tournament.Format.KNOCKOUT, Tournament.Format.STAGES):
+        return False  # the knockout is still to come
+    played = tournament.rounds.count()
+    if fmt == Tournament.Format.SWISS:
+        return played >= tournament.rounds_planned
+    if not played:
+        return False
+    try:
+        return _round_robin_round(tournament, pairing_request_build(tournament), played) is None
+    except (TournamentError, pairing.PairingError):
+        return False
+
+
 @transaction.atomic
 def round_generate(*, actor: Any, tournament: Tournament) -> Round:
     """Pair the next round and save it as a draft (replacing an existing draft)."""

@@ -30,16 +30,20 @@ from tournaments.forms import (
     add_service_error,
 )
 from tournaments.models import AuditLog, Entrant, Result, Round, Tournament
+from tournaments.registration.forms import EntrantEditForm, GroupDrawForm
 from tournaments.selectors import members_with_players, schedule_meetings
 from tournaments.services.entrants import (
     entrant_check_in,
+    entrant_delete,
     entrant_drop,
     entrant_drop_undo,
     entrant_readmit,
     entrant_register,
+    entrant_update,
     entrants_drop_absent,
     entrants_import_csv,
 )
+from tournaments.services.groups import draw_summary, groups_draw, groups_fixed, has_groups
 from tournaments.services.rounds import (
     meetings_message,
     playing_entrants,
@@ -48,6 +52,7 @@ from tournaments.services.rounds import (
     round_generate,
     round_publish,
     round_tables_as_lists,
+    rounds_complete,
 )
 from tournaments.services.tournaments import (
     tournament_create,
@@ -128,6 +133,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         counts[entrant.status] += 1
     counts["total"] = len(entrants)
     rolling = len(published) == 1 and rolling_release_allowed(tournament)
+    # after the final (or the last planned round) no "Generate round N" is offered
+    complete = bool(rounds) and draft is None and not published and rounds_complete(tournament)
     return render(
         request,
         "tournaments/manage/manage.html",
@@ -141,7 +148,9 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "published": published,
             "can_generate": draft is None
             and (not published or rolling)
+            and not complete
             and tournament.status != Tournament.Status.FINISHED,
+            "rounds_complete": complete and tournament.status != Tournament.Status.FINISHED,
             "rolling": rolling,
             "meetings": schedule_meetings(tournament) if tournament.status != Tournament.Status.FINISHED else [],
             "can_finish": bool(rounds)
@@ -156,6 +165,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "organiser_form": OrganiserAddForm(),
             "organisers": list(tournament.organisers.order_by("username")),
             "export_links": export_links(tournament),
+            "has_groups": has_groups(tournament),
+            **(_groups_context(tournament) if has_groups(tournament) else {}),
+            "waiting_count": tournament.registrations.filter(state="waitlisted").count(),
+            "pending_count": tournament.registrations.filter(state="pending").count(),
             "audit": [
                 (row, AUDIT_LABELS.get(row.action, row.action))
                 for row in AuditLog.objects.filter(tournament=tournament)
@@ -378,6 +391,15 @@ AUDIT_LABELS = {
     "scoresheet_entry_undone": gettext_lazy("Scoresheet entry taken back"),
     "scoresheet_finished": gettext_lazy("Scoresheet finished (game record)"),
     "scoresheet_abandoned": gettext_lazy("Scoresheet abandoned"),
+    "groups_drawn": gettext_lazy("Groups drawn"),
+    "entrant_updated": gettext_lazy("Entrant edited"),
+    "entrant_deleted": gettext_lazy("Entrant deleted"),
+    "registration_submitted": gettext_lazy("Sign-up received"),
+    "registration_approved": gettext_lazy("Sign-up approved"),
+    "registration_rejected": gettext_lazy("Sign-up rejected"),
+    "registration_withdrawn": gettext_lazy("Sign-up withdrawn"),
+    "registration_promoted": gettext_lazy("Moved up from the waiting list"),
+    "registration_configured": gettext_lazy("Sign-up settings changed"),
 }
 
 WARNING_LABELS = {
@@ -539,3 +561,86 @@ def organiser_add(request: HttpRequest, slug: str) -> HttpResponse:
             request, _("%(name)s now organises this tournament too.") % {"name": user.get_username()}
         )
     return redirect(_manage_url(tournament, "organisers"))
+
+
+@login_required
+def entrant_edit(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """Edit an entrant (name, players, club, seed, group, contact address) or delete it."""
+    tournament = organised_tournament(request, slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("club"), tournament=tournament, pk=entrant_id)
+    profile = tournament_profile(tournament)
+    if profile is None:
+        messages.error(request, _("This tournament's game settings are invalid."))
+        return redirect(_manage_url(tournament))
+    players = list(entrant.members.select_related("player").order_by("position"))
+    initial = {"name": entrant.name, "club": entrant.club.name if entrant.club else "", "seed": entrant.seed,
+               "email": entrant.email, "group": entrant.group,
+               **{f"player_{i + 1}": m.player.name for i, m in enumerate(players)}}
+    form = EntrantEditForm(request.POST if request.method == "POST" else None, initial=initial, profile=profile,
+                           group_count=tournament.group_count)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entrant_update(actor=request.user, entrant=entrant, **form.service_arguments())
+        except TournamentError as error:
+            add_service_error(form, error, "name" if error.code == "entrant_name_taken" else
+                              "group" if error.code == "groups_fixed" else None)
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": form.cleaned_data["name"]})
+            return redirect(_manage_url(tournament, "entrants"))
+    played = entrant.seats.exclude(round__status=Round.Status.DRAFT).exists()
+    return render(request, "tournaments/manage/entrant_edit.html", {
+        "tournament": tournament, "entrant": entrant, "form": form, "played": played,
+        "groups_fixed": groups_fixed(tournament)})
+
+
+@login_required
+@require_POST
+def entrant_delete_view(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    entrant = get_object_or_404(Entrant, tournament=tournament, pk=entrant_id)
+    try:
+        done = entrant_delete(actor=request.user, entrant=entrant)
+    except TournamentError as error:
+        report_error(request, error)
+        return redirect("web:entrant-edit", slug=tournament.slug, entrant_id=entrant.pk)
+    messages.success(request, _("%(name)s deleted.") % {"name": done["name"]})
+    return redirect(_manage_url(tournament, "entrants"))
+
+
+def _groups_context(tournament: Tournament, form: GroupDrawForm | None = None, error: str = "") -> dict[str, Any]:
+    method_labels = dict(GroupDrawForm.base_fields["method"].choices)  # type: ignore[attr-defined]
+    by_labels = dict(GroupDrawForm.base_fields["by"].choices)  # type: ignore[attr-defined]
+    draw = tournament.group_draw or {}
+    left_out = list(tournament.entrants.filter(pk__in=draw.get("left_out") or []).order_by("name")
+                    .values_list("name", flat=True))
+    return {
+        "tournament": tournament, "groups": draw_summary(tournament), "draw": draw,
+        "draw_method": method_labels.get(draw.get("method"), ""), "draw_by": by_labels.get(draw.get("by"), ""),
+        "left_out": left_out, "groups_fixed": groups_fixed(tournament), "error": error,
+        "draw_form": form or GroupDrawForm(initial={"method": draw.get("method", "pots"),
+                                                    "by": draw.get("by", "seed")}),
+    }
+
+
+@login_required
+@require_POST
+def groups_draw_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Draw (or redraw) the groups; with htmx the groups section is swapped in place."""
+    tournament = organised_tournament(request, slug)
+    form = GroupDrawForm(request.POST)
+    error = ""
+    if form.is_valid():
+        try:
+            tournament = groups_draw(actor=request.user, tournament=tournament, **form.cleaned_data)
+        except TournamentError as exc:
+            error = exc.message
+    else:
+        error = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    if request.htmx:  # type: ignore[attr-defined]
+        tournament.refresh_from_db()
+        return render(request, "tournaments/manage/_groups.html", _groups_context(tournament, form, error))
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, _("Groups drawn (random seed %(seed)s).") % {"seed": tournament.group_draw["seed"]})
+    return redirect(_manage_url(tournament, "groups"))

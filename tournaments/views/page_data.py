@@ -279,3 +279,31 @@ def mark_release(tournament: Tournament, round_: Round, views: list[TableView]) 
     release = tables_release(tournament)
     for view in views:
         view.release = release.get(view.table.pk, "")
+
+
+@dataclass
+class PodiumPlace:
+    rank: int
+    entrant: Entrant
+    players: list[str]
+
+
+def podium(tournament: Tournament) -> list[PodiumPlace]:
+    """Places 1-3 of a finished tournament (shared places all shown), from the final standings rows;
+    empty before the tournament is finished or while its standings are stale."""
+    if tournament.status != Tournament.Status.FINISHED or tournament.standings_version < tournament.results_version:
+        return []
+    rows = (tournament.standing_rows.filter(rank__lte=3).select_related("entrant")
+            .prefetch_related("entrant__members__player").order_by("rank", "entrant__name"))
+    return [PodiumPlace(rank=row.rank, entrant=row.entrant,
+                        players=[m.player.name for m in row.entrant.members.all()]) for row in rows]
+
+
+def final_table(rounds: list[tuple[Round, list[TableView]]], champion_id: int | None) -> tuple[Round, TableView] | None:
+    """The knockout's final: the champion's table in the last knockout round (None without a knockout)."""
+    knockout = [(r, views) for r, views in rounds if r.stage == Round.Stage.KNOCKOUT]
+    if not knockout or champion_id is None:
+        return None
+    round_, views = knockout[-1]
+    view = next((v for v in views if champion_id in v.entrant_ids and not v.table.is_bye), None)
+    return (round_, view) if view is not None else None

@@ -17,13 +17,16 @@ from tournaments import permissions
 from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
+from tournaments.services.groups import draw_summary, has_groups
 from tournaments.views.page_data import (
     entrant_ids_of_user,
     entrant_table_views,
     export_links,
+    final_table,
     group_standings,
     mark_mine,
     mark_release,
+    podium,
     round_table_views,
     rounds_with_tables,
     standings_columns,
@@ -81,6 +84,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         and not view.table.is_bye
         and round_.status == Round.Status.PUBLISHED
     ]
+    places = podium(tournament)
+    final = final_table(rounds, next((p.entrant.pk for p in places if p.rank == 1), None)) if places else None
     rows = standings_rows(tournament, limit=STANDINGS_ON_TOURNAMENT_PAGE + 1)
     columns = standings_columns(tournament, rows)
     entrants = list(tournament.entrants.prefetch_related(members_with_players()).order_by("name"))
@@ -102,6 +107,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "entrants": entrants,
             "my_entrant_ids": my_entrant_ids,
             "my_open_tables": my_open_tables,
+            "podium": places,
+            "sign_up_open": tournament.registration_open and not rounds
+            and tournament.status != Tournament.Status.FINISHED,
+            "drawn_groups": draw_summary(tournament) if tournament.group_draw and has_groups(tournament) else [],
+            "final_table": final,
             "export_links": export_links(tournament),
         },
     ))
