@@ -14,10 +14,20 @@ old keys are simply never read again (Redis evicts them, `maxmemory-policy allke
 around the content (the header with the user's name, the CSRF token, messages) is rendered for each
 request and is cheap.
 
-Conditional GET: the ETag is a hash of the content key and what the shell shows for this visitor (user,
-CSRF cookie); Last-Modified is the first time this content key was served. A matching
-`If-None-Match` (or, without it, a not older `If-Modified-Since`) answers 304 before anything is
-rendered. The same validators serve the public API reads (`api_not_modified`).
+Conditional GET: the ETag is a hash of the content key and of what the shell shows for this visitor.
+An anonymous visitor's shell holds nothing of theirs (no CSRF token: `PublicPage.public_shell`; the
+language switcher posts to a view that needs none), so their ETag is the key alone and a client with or
+without cookies gets its 304; a logged-in visitor's shell (their name, the CSRF token of the logout form)
+adds the user and the CSRF cookie they sent. Last-Modified is the first time this content key was served.
+A matching `If-None-Match` (or, without it, a not older `If-Modified-Since`) answers 304 before anything
+is rendered. The same validators serve the public API reads (`api_not_modified`), whose ETag is the key and
+the negotiated format (JSON or the browsable API) and the logged-in user, never the raw `Accept`
+header.
+
+Cache-Control: an anonymous reader of a public page gets `public, max-age=PUBLIC_CACHE_MAX_AGE,
+stale-while-revalidate=PUBLIC_CACHE_STALE_WHILE_REVALIDATE` (a browser or a reverse proxy may reuse it for
+a few seconds, then revalidates with the ETag); a logged-in reader, a private tournament, a page with
+messages or a CSRF token gets `private, no-cache` (docs/operations.md, "A venue").
 
 Without Redis (`REDIS_URL` unset) the local-memory cache of each process does the same job. A cache that
 fails (Redis down) fails open: the page is rendered in full and sent without validators.
@@ -31,6 +41,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -58,17 +69,30 @@ def ranking_key(pool: str, recomputed_at: Any, page: str, *parts: Any) -> str:
     return f"{PREFIX}:r:{page}:{pool}:{stamp}:{get_language()}:{_digest(parts)}"
 
 
+def _anonymous(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return user is None or not user.is_authenticated
+
+
+def public_cache_control(response: HttpResponse) -> None:
+    """`public, max-age, stale-while-revalidate` from the settings: reuse for a few seconds, then revalidate."""
+    patch_cache_control(response, public=True, max_age=settings.PUBLIC_CACHE_MAX_AGE,
+                        stale_while_revalidate=settings.PUBLIC_CACHE_STALE_WHILE_REVALIDATE)
+
+
 class PublicPage:
     """One request for a cacheable page: its content (cached or rendered once) and its validators.
 
     `cacheable=False` (a viewer whose page is personal: an organiser, a player of the tournament)
-    renders everything fresh and sends no validators.
+    renders everything fresh and sends no validators. `shared=False` (a private tournament's page) is
+    never marked `public` for browsers and proxies.
     """
 
-    def __init__(self, request: HttpRequest, key: str, *, cacheable: bool = True) -> None:
+    def __init__(self, request: HttpRequest, key: str, *, cacheable: bool = True, shared: bool = True) -> None:
         self.request = request
         self.key = key
         self.cacheable = cacheable
+        self.shared = shared
         self.html: str | None = None
         self.first_served = time.time()
         if cacheable:
@@ -85,6 +109,11 @@ class PublicPage:
             if stamp is not None:
                 self.first_served = float(stamp)
 
+    @property
+    def public_shell(self) -> bool:
+        """The shell holds nothing of the visitor's: anonymous, no CSRF token (base.html leaves it out)."""
+        return self.cacheable and _anonymous(self.request)
+
     def content(self, render: Callable[[], str]) -> str:
         """The cached content, or `render()` stored under the key (no timeout: the key is the version)."""
         if not self.cacheable:
@@ -98,6 +127,8 @@ class PublicPage:
         return self.html
 
     def _etag(self) -> str:
+        if self.public_shell:
+            return f'"{_digest((self.key, "anonymous"))}"'
         user = getattr(self.request, "user", None)
         user_id = user.pk if user is not None and user.is_authenticated else 0
         return f'"{_digest((self.key, user_id, self.request.META.get("CSRF_COOKIE", "")))}"'
@@ -106,19 +137,30 @@ class PublicPage:
         """A 304 when the visitor's copy is this version (checked before any rendering), else None."""
         if not self.cacheable or self.request.method not in ("GET", "HEAD"):
             return None
-        if "CSRF_COOKIE" not in self.request.META or len(get_messages(self.request)):
-            return None  # the shell would differ (a new CSRF cookie, messages to show)
+        if len(get_messages(self.request)):
+            return None  # the shell would differ (messages to show)
+        if not self.public_shell and "CSRF_COOKIE" not in self.request.META:
+            return None  # a logged-in shell with a new CSRF cookie
         if _conditional_match(self.request, self._etag(), self.first_served):
             return self.finish(HttpResponseNotModified())
         return None
 
     def finish(self, response: HttpResponse) -> HttpResponse:
-        """Add the validators to a rendered page (or a 304)."""
-        if self.cacheable and response.status_code in (200, 304):
-            response["ETag"] = self._etag()
-            response["Last-Modified"] = http_date(int(self.first_served))
+        """Add the validators and Cache-Control to a rendered page (or a 304)."""
+        if not self.cacheable or response.status_code not in (200, 304):
+            return response
+        if response.status_code == 200 and len(get_messages(self.request)):
+            patch_cache_control(response, private=True, no_cache=True)  # shown once: never revalidated
+            return response
+        response["ETag"] = self._etag()
+        response["Last-Modified"] = http_date(int(self.first_served))
+        # a token rendered after all (a form of the content) ties the page to this visitor's cookie
+        personal_token = bool(self.request.META.get("CSRF_COOKIE_NEEDS_UPDATE")) or bool(response.cookies)
+        if self.public_shell and self.shared and not personal_token:
+            public_cache_control(response)
+        else:
             patch_cache_control(response, private=True, no_cache=True)
-            patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
         return response
 
 
@@ -131,12 +173,18 @@ def _conditional_match(request: HttpRequest, etag: str, modified: float) -> bool
     return since is not None and int(modified) <= since
 
 
-def api_not_modified(request: HttpRequest, key: str) -> tuple[HttpResponse | None, Callable[[Any], Any]]:
+def api_not_modified(
+    request: Any, key: str, *, shared: bool = True
+) -> tuple[HttpResponse | None, Callable[[Any], Any]]:
     """Conditional GET for a public API read keyed like the pages: (a 304 or None, a function that adds
-    the validators to the full answer). The key must hold everything the answer depends on."""
+    the validators to the full answer). The key must hold everything the answer depends on; the ETag adds
+    only the negotiated format (JSON or the browsable API) and the logged-in user (an organiser sees
+    drafts), so anonymous clients sending different `Accept` headers for the same JSON share one. `shared=False` (a private tournament): never `public`."""
+    renderer = getattr(request, "accepted_renderer", None)
+    media = getattr(renderer, "format", "") or ""
     user = getattr(request, "user", None)
-    user_id = user.pk if user is not None and user.is_authenticated else 0
-    etag = f'"{_digest((key, user_id, request.headers.get("Accept", "")))}"'
+    user_id = user.pk if user is not None and user.is_authenticated else 0  # an organiser sees drafts
+    etag = f'"{_digest((key, media, user_id))}"'
     stamp_key = f"{key}:t"
     try:
         first = cache.get(stamp_key)
@@ -146,15 +194,36 @@ def api_not_modified(request: HttpRequest, key: str) -> tuple[HttpResponse | Non
     except Exception:  # the cache is down: answer in full, without validators
         logger.warning("page cache unavailable; %s answered without validators", key, exc_info=True)
         return None, lambda response: response
+    public = shared and _anonymous(request) and media == "json"
 
     def validators(response: Any) -> Any:
         if response.status_code in (200, 304):
             response["ETag"] = etag
             response["Last-Modified"] = http_date(int(first))
-            patch_cache_control(response, private=True, no_cache=True)
-            patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept", "Authorization"))
+            if public:
+                public_cache_control(response)
+            else:
+                patch_cache_control(response, private=True, no_cache=True)
+            patch_vary_headers(response, ("Accept", "Accept-Language", "Authorization", "Cookie"))
         return response
 
     if request.method in ("GET", "HEAD") and _conditional_match(request, etag, float(first)):
         return validators(HttpResponseNotModified()), validators
     return None, validators
+
+
+def cached_answer(key: str) -> bytes | None:
+    """A public API answer stored under `key` (rendered once per version), or None."""
+    try:
+        found = cache.get(f"{key}:body")
+    except Exception:
+        logger.warning("page cache unavailable; %s rendered uncached", key, exc_info=True)
+        return None
+    return found if isinstance(found, bytes) else None
+
+
+def store_answer(key: str, body: bytes) -> None:
+    try:
+        cache.set(f"{key}:body", body, None)
+    except Exception:
+        logger.warning("page cache unavailable; %s not stored", key, exc_info=True)

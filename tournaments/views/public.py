@@ -62,7 +62,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "tournament"),
-                      cacheable=not is_organiser and not my_entrant_ids)
+                      cacheable=not is_organiser and not my_entrant_ids, shared=tournament.is_public)
     if (not_modified := page.not_modified()) is not None:
         return not_modified
     if page.html is not None:  # the content is cached: the shell needs nothing else
@@ -148,7 +148,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     viewer, so always served from the versioned cache."""
     tournament = visible_tournament(request, slug)
     number = _standings_page_number(request)
-    page = PublicPage(request, tournament_key(tournament, "standings", number))
+    page = PublicPage(request, tournament_key(tournament, "standings", number), shared=tournament.is_public)
     if (not_modified := page.not_modified()) is not None:
         return not_modified
     data = _StandingsPage(tournament, number)
@@ -195,7 +195,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = visible_round(request, tournament, number)
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "round", number),
-                      cacheable=not is_organiser and not my_entrant_ids)
+                      cacheable=not is_organiser and not my_entrant_ids, shared=tournament.is_public)
     if (not_modified := page.not_modified()) is not None:
         return not_modified
 
