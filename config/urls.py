@@ -6,7 +6,10 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from config.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # The language switcher needs no CSRF token (it sets the display language cookie, nothing else), so a
     # public page's shell carries none and is the same for every anonymous reader (tournaments/page_cache.py).

@@ -171,3 +171,11 @@ def test_the_json_standings_are_served_from_the_cache_without_a_model_per_row(
     with django_assert_num_queries(1):  # the tournament row, for the key
         assert client.get(url).content == body
     assert cache.get(f"{url}") is None  # nothing keyed on the URL: the key is the version
+
+
+def test_the_health_check_is_a_constant_answer(db: Any, django_assert_num_queries: Any) -> None:
+    with django_assert_num_queries(0):
+        response = Client().get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok\n"
+    assert "no-store" in response["Cache-Control"]
+    assert Client().post("/healthz").status_code == 405
