@@ -91,11 +91,11 @@ class ApiRateThrottle(SimpleRateThrottle):
     def _count(self) -> int | None:
         """This request's number in its bucket's window (None: the cache is down, let it through)."""
         for _ in range(2):
-            self.cache.add(self.key, 0, self.duration)
             try:
-                return self.cache.incr(self.key)  # type: ignore[no-any-return]
-            except ValueError:  # the window ended between add and incr: start the next one
-                continue
+                return self.cache.incr(self.key)  # type: ignore[no-any-return]  # one trip, as a rule
+            except ValueError:  # no window yet (or it just ended): start one
+                if self.cache.add(self.key, 1, self.duration):
+                    return 1
         return None
 
     def wait(self) -> float | None:

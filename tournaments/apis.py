@@ -743,7 +743,7 @@ class StandingsApi(APIView):
         if not_modified is not None:
             return not_modified
         as_json = getattr(request.accepted_renderer, "format", None) == "json"
-        body = cached_answer(key) if as_json else None
+        body = cached_answer(key, request) if as_json else None
         if body is None:
             data = _standings_answer(tournament, group=group, page=page, page_size=page_size)
             if not as_json:

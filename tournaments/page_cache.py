@@ -50,6 +50,9 @@ from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import get_language
 
 PREFIX = "page:v1"
+# How long an anonymous reader's whole page (shell included) is kept for its URL; the content key is kept
+# as long as its version is current.
+FULL_PAGE_SECONDS = 600
 logger = logging.getLogger(__name__)
 
 
@@ -94,10 +97,14 @@ class PublicPage:
         self.cacheable = cacheable
         self.shared = shared
         self.html: str | None = None
+        self.full: bytes | None = None
         self.first_served = time.time()
         if cacheable:
+            # an anonymous reader's whole page is the same for every such reader of this URL
+            self.full_key = (f"{key}:full:{_digest((request.get_full_path(), request.headers.get('HX-Request', '')))}"
+                             if self.public_shell else None)
             try:
-                found = cache.get_many([key, f"{key}:t"])
+                found = cache.get_many([key, f"{key}:t", *([self.full_key] if self.full_key else [])])
                 stamp = found.get(f"{key}:t")
                 if stamp is None:
                     cache.add(f"{key}:t", self.first_served, None)
@@ -106,6 +113,8 @@ class PublicPage:
                 self.cacheable = False
                 return
             self.html = found.get(key)
+            if self.full_key and isinstance(found.get(self.full_key), bytes):
+                self.full = found[self.full_key]
             if stamp is not None:
                 self.first_served = float(stamp)
 
@@ -113,6 +122,13 @@ class PublicPage:
     def public_shell(self) -> bool:
         """The shell holds nothing of the visitor's: anonymous, no CSRF token (base.html leaves it out)."""
         return self.cacheable and _anonymous(self.request)
+
+    def cached_response(self) -> HttpResponse | None:
+        """An anonymous reader's whole page as it was last rendered for this URL and version (no template
+        rendered at all), or None. Call after `not_modified()`."""
+        if self.full is None or len(get_messages(self.request)):
+            return None
+        return self.finish(HttpResponse(self.full))
 
     def content(self, render: Callable[[], str]) -> str:
         """The cached content, or `render()` stored under the key (no timeout: the key is the version)."""
@@ -158,6 +174,12 @@ class PublicPage:
         personal_token = bool(self.request.META.get("CSRF_COOKIE_NEEDS_UPDATE")) or bool(response.cookies)
         if self.public_shell and self.shared and not personal_token:
             public_cache_control(response)
+            if self.full is None and self.full_key and response.status_code == 200 and not getattr(
+                    self.request, "_csp_nonce", None) and not response.streaming:
+                try:  # a bounded lifetime: the key holds the URL's query string, which anyone may vary
+                    cache.set(self.full_key, response.content, FULL_PAGE_SECONDS)
+                except Exception:
+                    logger.warning("page cache unavailable; %s not stored", self.full_key, exc_info=True)
         else:
             patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("Cookie", "Accept-Language"))
@@ -187,13 +209,17 @@ def api_not_modified(
     etag = f'"{_digest((key, media, user_id))}"'
     stamp_key = f"{key}:t"
     try:
-        first = cache.get(stamp_key)
+        found = cache.get_many([stamp_key, f"{key}:body"])  # one trip: the stamp and the stored answer
+        first = found.get(stamp_key)
         if first is None:
             first = time.time()
             cache.add(stamp_key, first, None)
     except Exception:  # the cache is down: answer in full, without validators
         logger.warning("page cache unavailable; %s answered without validators", key, exc_info=True)
         return None, lambda response: response
+    body = found.get(f"{key}:body")
+    if isinstance(body, bytes):
+        request._page_cache_body = (key, body)  # for cached_answer(), read in the same trip
     public = shared and _anonymous(request) and media == "json"
 
     def validators(response: Any) -> Any:
@@ -212,8 +238,12 @@ def api_not_modified(
     return None, validators
 
 
-def cached_answer(key: str) -> bytes | None:
-    """A public API answer stored under `key` (rendered once per version), or None."""
+def cached_answer(key: str, request: Any = None) -> bytes | None:
+    """A public API answer stored under `key` (rendered once per version), or None. `api_not_modified`
+    already read it for `request` in the same trip as the stamp."""
+    held = getattr(request, "_page_cache_body", None)
+    if held is not None and held[0] == key:
+        return held[1]  # type: ignore[no-any-return]
     try:
         found = cache.get(f"{key}:body")
     except Exception:

@@ -179,3 +179,20 @@ def test_the_health_check_is_a_constant_answer(db: Any, django_assert_num_querie
     assert response.status_code == 200 and response.content == b"ok\n"
     assert "no-store" in response["Cache-Control"]
     assert Client().post("/healthz").status_code == 405
+
+
+def test_an_anonymous_page_is_served_whole_from_the_cache_and_never_to_a_logged_in_reader(
+    published_round: Any, stranger: Any
+) -> None:
+    tournament = published_round.tournament
+    url = reverse("web:round-detail", args=[tournament.slug, published_round.number])
+    first = Client().get(url)
+    assert first.templates  # rendered once
+    again = Client().get(url)
+    assert again.content == first.content and not again.templates  # no template rendered at all
+    other_path = Client().get(url + "?x=1")
+    assert other_path.status_code == 200 and other_path.templates  # its own URL: its own whole page
+    logged_in = Client()
+    logged_in.force_login(stranger)
+    page = logged_in.get(url).content.decode()
+    assert "Log out" in page and "csrfmiddlewaretoken" in page

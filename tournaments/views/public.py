@@ -63,8 +63,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "tournament"),
                       cacheable=not is_organiser and not my_entrant_ids, shared=tournament.is_public)
-    if (not_modified := page.not_modified()) is not None:
-        return not_modified
+    if (answer := page.not_modified() or page.cached_response()) is not None:
+        return answer
     if page.html is not None:  # the content is cached: the shell needs nothing else
         return page.finish(render(request, "tournaments/tournament_detail.html",
                                   {"tournament": tournament, "page_cache": page}))
@@ -149,8 +149,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     number = _standings_page_number(request)
     page = PublicPage(request, tournament_key(tournament, "standings", number), shared=tournament.is_public)
-    if (not_modified := page.not_modified()) is not None:
-        return not_modified
+    if (answer := page.not_modified() or page.cached_response()) is not None:
+        return answer
     data = _StandingsPage(tournament, number)
     return page.finish(render(
         request,
@@ -196,8 +196,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "round", number),
                       cacheable=not is_organiser and not my_entrant_ids, shared=tournament.is_public)
-    if (not_modified := page.not_modified()) is not None:
-        return not_modified
+    if (answer := page.not_modified() or page.cached_response()) is not None:
+        return answer
 
     def tables() -> list[Any]:
         views = round_table_views(round_)
