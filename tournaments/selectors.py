@@ -45,7 +45,8 @@ def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
 
 
 def tournament_get_visible(*, user: Any, slug: str) -> Tournament:
-    tournament = Tournament.objects.filter(slug=slug).first()
+    # the slug is unique: no ORDER BY to compile and run (every public API read starts here)
+    tournament = next(iter(Tournament.objects.filter(slug=slug).order_by()[:1]), None)
     if tournament is None or not can_view_tournament(user, tournament):
         raise TournamentError(ErrorCode.NOT_FOUND, _("No such tournament."))
     return tournament
