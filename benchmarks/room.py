@@ -18,7 +18,7 @@ Parts, each printed in the JSON:
   tournament's standings page, round page and JSON standings flat out with conditional GET (each
   connection keeps each page's ETag). Figures: entries asked and served per second, served share, entry
   p50/p95/p99, bytes per answer on the wire (gzip asked), page p95 and how many reads were 304.
-- `flat_out`: `--flat-tables` tables (default 6) of a second tournament enter whole games with no think
+- `flat_out`: `--flat-tables` tables (default 4) of a second tournament enter whole games with no think
   time and finish them (`POST /api/scoresheets/<id>/finish/`): entries/s in the first `--window` seconds
   (early in the games) and in the `--window` seconds before the first table's last entry (late), and the
   freshness: from the moment a table's result is final (the sheet finished, the record verified by the
@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rate", type=float, default=10.0, help="entries/s asked by all tables together (10)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of the paced part (60)")
     parser.add_argument("--readers", type=int, default=100, help="connections reading public pages (100)")
-    parser.add_argument("--flat-tables", type=int, default=6, help="tables entering whole games flat out (6)")
+    parser.add_argument("--flat-tables", type=int, default=4, help="tables entering whole games flat out (4)")
     parser.add_argument("--window", type=float, default=10.0, help="seconds of the early and late windows (10)")
     parser.add_argument("--throughput-seconds", type=int, default=6, help="wrk seconds per page, 50 connections")
     parser.add_argument("--gunicorn-workers", type=int, default=3, help="gunicorn worker processes (3)")
