@@ -98,6 +98,7 @@ class PublicPage:
         self.shared = shared
         self.html: str | None = None
         self.full: bytes | None = None
+        self.full_key: str | None = None
         self.first_served = time.time()
         if cacheable:
             # an anonymous reader's whole page is the same for every such reader of this URL
