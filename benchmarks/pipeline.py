@@ -410,6 +410,7 @@ def run() -> dict[str, Any]:
 
             _stop(server)
             _http.clear()
+            Path(f"/tmp/bench-room-gunicorn-{os.getpid()}.log").unlink(missing_ok=True)
         for index, worker in enumerate(workers):
             worker.terminate()
             worker.wait(timeout=30)

@@ -661,6 +661,8 @@ def run() -> dict[str, Any]:
     finally:
         _stop(server)
         _stop(worker)
+        for log in (f"/tmp/bench-room-gunicorn-{os.getpid()}.log", f"/tmp/bench-room-celery-{os.getpid()}.log"):
+            Path(log).unlink(missing_ok=True)
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()
     figures["load_average_end"] = _load()
