@@ -309,7 +309,7 @@ def _serve(database_url: str) -> subprocess.Popen[bytes]:
     port = int(os.environ.get("PIPELINE_BENCH_PORT", "18650"))
     server = _gunicorn(env, argparse.Namespace(port=port, gunicorn_workers=3, worker_class="sync", threads=1))
     organiser = get_user_model().objects.get(username="bench-organiser")
-    _http.update(port=port, token=Token.objects.get_or_create(user=organiser)[0].key)
+    _http.update(port=port, token=Token.objects.get_or_create(user=organiser)[0].key, tmp=tmp)
     return server
 
 
@@ -409,6 +409,9 @@ def run() -> dict[str, Any]:
             from benchmarks.room import _stop
 
             _stop(server)
+            import shutil
+
+            shutil.rmtree(_http.get("tmp", ""), ignore_errors=True)
             _http.clear()
             Path(f"/tmp/bench-room-gunicorn-{os.getpid()}.log").unlink(missing_ok=True)
         for index, worker in enumerate(workers):
