@@ -2,6 +2,9 @@
 
     python -m benchmarks            # all of them
     python -m benchmarks tac taki   # some of them
+    python -m benchmarks room --tables 8 --duration 20   # one of them, with its options
+
+Options (from the first argument starting with "-") go to the one named module's `configure(argv)`.
 
 Each module in this package that defines ``run() -> dict`` is one benchmark. Pinned to one core
 where the platform allows it, so figures compare across machines with more cores.
@@ -29,7 +32,16 @@ def _one_core() -> None:
 
 def main(argv: list[str]) -> int:
     _one_core()
+    first_option = next((i for i, arg in enumerate(argv) if arg.startswith("-")), len(argv))
+    argv, options = argv[:first_option], argv[first_option:]
     names = [m.name for m in pkgutil.iter_modules(benchmarks.__path__) if not m.name.startswith("_")]
+    if options:
+        configure = getattr(importlib.import_module(f"benchmarks.{argv[0]}"), "configure", None) \
+            if len(argv) == 1 and argv[0] in names else None
+        if configure is None:
+            print("options need exactly one benchmark that takes options (e.g. room)", file=sys.stderr)
+            return 2
+        configure(options)
     if argv:
         unknown = sorted(set(argv) - set(names))
         if unknown:

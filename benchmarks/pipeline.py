@@ -5,14 +5,15 @@ With PostgreSQL and RabbitMQ configured (DATABASE_URL, CELERY_BROKER_URL) the ve
 Celery workers (one process each, solo pool) on a throw-away test database; otherwise on a throw-away SQLite
 database with eager tasks (the verification then runs inside the request, on commit).
 
-Three figures per case: `api_posts_per_second` (the driver POSTs the records one by one through the
-in-process test client: the web side), `pipeline_records_per_second` (from the first POST to the last
-verdict: never above the POST rate, since the records arrive one by one) and, with workers,
-`worker_records_per_second`: the same number of fresh records POSTed while the workers do not consume, then
-the queue drained by the worker processes (verify, settle, and the notification task each report enqueues),
-from the moment they consume again to the last verdict (`api_posts_per_second_no_consumer`: those POSTs,
-with no worker competing for the cores). `vs_engine` compares the worker rate with the engine alone on the
-same records.
+Three figures per case: `api_posts_per_second` (with the real services: 4 concurrent HTTP clients POST
+the records to gunicorn, `PIPELINE_HTTP_CLIENTS`, started here like the workers; without them one client
+through the in-process test client), `pipeline_records_per_second` (end to end: from the first POST to the
+last verdict) and, with workers, `worker_records_per_second` (the drain): the same number of fresh records
+POSTed while the workers do not consume, then the queue drained by the worker processes (verify, settle,
+and the notification task each report enqueues), from the moment they consume again to the last verdict
+(`api_posts_per_second_no_consumer`: those POSTs, with no worker competing for the cores). `vs_engine`
+compares the end-to-end rate with the engine alone on the same records (issue 26: the POSTs are part of
+the pipeline); `drain_vs_engine` the drain's, as `vs_engine` did before.
 """
 
 from __future__ import annotations
@@ -107,7 +108,13 @@ def _setup_case(game: str, variant: dict[str, Any], count: int, organiser: Any) 
     return out
 
 
+HTTP_CLIENTS = int(os.environ.get("PIPELINE_HTTP_CLIENTS", "4"))
+_http: dict[str, Any] = {}  # port and organiser token once gunicorn serves the throw-away database
+
+
 def _post_all(records: list[tuple[int, str]], organiser: Any) -> list[int]:
+    if _http:
+        return _post_all_http(records, _http["port"], _http["token"])
     from django.test import Client
 
     client = Client()
@@ -118,6 +125,40 @@ def _post_all(records: list[tuple[int, str]], organiser: Any) -> list[int]:
         assert response.status_code == 201, response.content[:300]
         ids.append(response.json()["id"])
     return ids
+
+
+def _post_all_http(records: list[tuple[int, str]], port: int, token: str) -> list[int]:
+    """The records POSTed to gunicorn by HTTP_CLIENTS concurrent clients (keep-alive connections)."""
+    import http.client
+    import threading
+
+    ids: dict[int, int] = {}
+    errors: list[str] = []
+
+    def client(offset: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        try:
+            for index in range(offset, len(records), HTTP_CLIENTS):
+                table_id, text = records[index]
+                conn.request("POST", f"/api/tables/{table_id}/records/", body=text.encode(),
+                             headers={"Authorization": f"Token {token}", "Content-Type": "application/json",
+                                      "Accept": "application/json"})
+                response = conn.getresponse()
+                body = response.read()
+                if response.status != 201:
+                    errors.append(f"{response.status} {body[:300]!r}")
+                    return
+                ids[index] = json.loads(body)["id"]
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(HTTP_CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors[:3]
+    return [ids[index] for index in range(len(records))]
 
 
 def _wait_for_verdicts(before: int, count: int) -> None:
@@ -173,6 +214,7 @@ def _measure(records: list[tuple[int, str]], organiser: Any, real: bool) -> dict
         "engine_records_per_second": round(engine_rate, 1),
         "tables_settled": settled,  # score games settle only with the rules trace (final position)
         "mode": "worker" if real else "eager",
+        "posting": f"{HTTP_CLIENTS} HTTP clients, gunicorn" if _http else "1 in-process test client",
     }
 
 
@@ -248,6 +290,29 @@ def _measure_import(records: list[tuple[int, str]], organiser: Any, real: bool) 
     }
 
 
+def _serve(database_url: str) -> subprocess.Popen[bytes]:
+    """gunicorn on the throw-away database (benchmarks/room.py's stack: DEBUG off, throttles raised), and
+    an API token of the organiser for the HTTP clients."""
+    import argparse
+    import tempfile
+
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from benchmarks.room import _gunicorn, _server_env
+
+    tmp = tempfile.mkdtemp(prefix="bench-pipeline-")
+    env = _server_env(database_url, tmp)
+    env["API_THROTTLE_USER"] = "1000000/min"
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
+                   check=True, timeout=300)
+    port = int(os.environ.get("PIPELINE_BENCH_PORT", "18650"))
+    server = _gunicorn(env, argparse.Namespace(port=port, gunicorn_workers=3, worker_class="sync", threads=1))
+    organiser = get_user_model().objects.get(username="bench-organiser")
+    _http.update(port=port, token=Token.objects.get_or_create(user=organiser)[0].key, tmp=tmp)
+    return server
+
+
 def _drain(real: bool) -> None:
     """Wait until the workers' queue is empty and no worker runs a task: the tasks an earlier case left
     (the notifications and standings recomputation of its results) must not be counted against the next
@@ -295,6 +360,7 @@ def run() -> dict[str, Any]:
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     workers: list[subprocess.Popen[bytes]] = []
+    server: subprocess.Popen[bytes] | None = None
     previous_eager = app.conf.task_always_eager
     # The driver POSTs hundreds of records a minute as one user (id 1 in every throw-away database, so two
     # runs in a row share a bucket): a rate it never reaches, the throttle still doing its work per request.
@@ -315,6 +381,8 @@ def run() -> dict[str, Any]:
         url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
         app.conf.task_always_eager = False
         app.control.purge()
+        if os.environ.get("REDIS_URL"):
+            server = _serve(url)
         # The same records through one worker process, then two (fresh tables each time); the engine-alone
         # rate of those records is measured in the same run, just before.
         for count_workers in (1, 2):
@@ -329,12 +397,23 @@ def run() -> dict[str, Any]:
                                                           names)
                 figures[key]["worker_records_per_second"] = round(worker_rate, 1)
                 figures[key]["api_posts_per_second_no_consumer"] = round(post_rate, 1)
-                figures[key]["vs_engine"] = round(worker_rate / figures[key]["engine_records_per_second"], 2)
+                engine = figures[key]["engine_records_per_second"]
+                figures[key]["vs_engine"] = round(figures[key]["pipeline_records_per_second"] / engine, 2)
+                figures[key]["drain_vs_engine"] = round(worker_rate / engine, 2)
             if "import" in PARTS:
                 _import_figures(figures, organiser, real, count_workers)
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
         return figures
     finally:
+        if server is not None:
+            from benchmarks.room import _stop
+
+            _stop(server)
+            import shutil
+
+            shutil.rmtree(_http.get("tmp", ""), ignore_errors=True)
+            _http.clear()
+            Path(f"/tmp/bench-room-gunicorn-{os.getpid()}.log").unlink(missing_ok=True)
         for index, worker in enumerate(workers):
             worker.terminate()
             worker.wait(timeout=30)

@@ -173,6 +173,14 @@ AXES_VERBOSE = False
 # the N-th address from the right of X-Forwarded-For (what the outermost trusted proxy saw).
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
+# Public pages and API reads for anonymous readers of public tournaments (tournaments/page_cache.py):
+# browsers and reverse proxies may reuse them this many seconds, then serve them stale this many more
+# while they revalidate (ETag, 304). 0 and 0: revalidate every time.
+PUBLIC_CACHE_MAX_AGE = env.int("PUBLIC_CACHE_MAX_AGE", default=5)
+PUBLIC_CACHE_STALE_WHILE_REVALIDATE = env.int("PUBLIC_CACHE_STALE_WHILE_REVALIDATE", default=30)
+# Live scoresheet entries per keeper (account, else report token, else address; games/scoresheet_apis.py).
+SCORESHEET_THROTTLE_RATE = env.str("SCORESHEET_THROTTLE_RATE", default="300/min")
+
 LOGIN_URL = env.str("LOGIN_URL", default="/accounts/login/")
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -250,11 +258,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tournaments.api_errors.api_exception_handler",
     # One bucket per request (tournaments/api_throttles.py): the user when logged in, else a valid
-    # report token, else the client address (TRUSTED_PROXY_COUNT). Counters live in the cache
-    # (Redis in production) and fail open when it is down.
+    # report token, else the client address (TRUSTED_PROXY_COUNT). Anonymous reads of the cached public
+    # pages (a tournament, its rounds, the standings) count apart, sized for a venue behind one address:
+    # 1,000 phones reading every 5 s. Counters live in the cache (Redis in production) and fail open
+    # when it is down.
     "DEFAULT_THROTTLE_CLASSES": ["tournaments.api_throttles.ApiRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="600/min"),
+        "anon_read": env.str("API_THROTTLE_ANON_READ", default="12000/min"),
         "user": env.str("API_THROTTLE_USER", default="600/min"),
         "report_token": env.str("API_THROTTLE_REPORT_TOKEN", default="60/min"),
     },

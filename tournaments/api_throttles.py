@@ -6,10 +6,16 @@ One bucket per request, the first that applies:
   `report_token`, keyed on the entrant, so 200 players of a venue behind one address each have their
   own budget; an unknown token counts against the client address like any anonymous request;
 - anyone else: scope `anon`, keyed on the client address (`tournaments.client_address`, which only
-  believes X-Forwarded-For as far as TRUSTED_PROXY_COUNT says; rotating the header changes nothing).
+  believes X-Forwarded-For as far as TRUSTED_PROXY_COUNT says; rotating the header changes nothing);
+  except the public reads served from the versioned cache (views with `public_read = True`: a
+  tournament, its rounds, a round, the standings), which count in scope `anon_read`, sized for a hall:
+  the phones of a whole venue share one address, and those reads cost a cache lookup or a 304
+  (`API_THROTTLE_ANON_READ`, docs/operations.md "A venue"). The expensive routes keep `anon`.
 
-Counters live in the default cache; when Redis is down the cache fails open
-(`tournaments.cache_fail_open`) and so does the throttle.
+Counters live in the default cache, one integer per bucket and window (an atomic increment, whatever the
+rate; DRF's own throttle stores and rewrites a list of every request's time, 12,000 of them for a hall's
+rate). The window starts at the bucket's first request and lasts the rate's period. When Redis is down the
+cache fails open (`tournaments.cache_fail_open`) and so does the throttle.
 """
 
 from __future__ import annotations
@@ -58,8 +64,12 @@ def request_ident(
 
 
 class ApiRateThrottle(SimpleRateThrottle):
+    cache_format = "throttle:n:%(scope)s_%(ident)s"  # a counter (not DRF's list of times under the old key)
+
     def get_cache_key(self, request: Any, view: Any) -> str:
         scope, ident = request_ident(request)
+        if scope == "anon" and request.method in ("GET", "HEAD") and getattr(view, "public_read", False):
+            scope = "anon_read"
         self.scope = scope
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
@@ -74,10 +84,24 @@ class ApiRateThrottle(SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.rate is None:
             return True
-        self.history = self.cache.get(self.key, [])
         self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        if len(self.history) >= self.num_requests:
-            return self.throttle_failure()
-        return self.throttle_success()
+        count = self._count()
+        return count is None or count <= self.num_requests
+
+    def _count(self) -> int | None:
+        """This request's number in its bucket's window (None: the cache is down, let it through)."""
+        for _ in range(2):
+            try:
+                return self.cache.incr(self.key)  # type: ignore[no-any-return]  # one trip, as a rule
+            except ValueError:  # no window yet (or it just ended): start one
+                if self.cache.add(self.key, 1, self.duration):
+                    return 1
+        return None
+
+    def wait(self) -> float | None:
+        ttl = getattr(self.cache, "ttl", None)  # django-redis; the local-memory cache has none
+        if callable(ttl):
+            remaining = ttl(self.key)
+            if isinstance(remaining, int) and remaining >= 0:
+                return float(remaining)
+        return float(self.duration)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,7 +24,7 @@ from tournaments import selectors, services
 from tournaments.api_strict_types import strict_json_types
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Round, Table, Tournament
-from tournaments.page_cache import api_not_modified, tournament_key
+from tournaments.page_cache import api_not_modified, cached_answer, store_answer, tournament_key
 from tournaments.permissions import is_organiser
 from tournaments.profiles import GAMES
 from tournaments.standings import TIEBREAKS
@@ -256,13 +257,16 @@ class TournamentDetailApi(APIView):
         rolling_rounds = serializers.BooleanField(required=False)
         game_minutes = serializers.IntegerField(min_value=1, max_value=1440, required=False)
 
+    public_read = True  # GET: the hall's throttle (tournaments/api_throttles.py)
+
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "PATCH" else [AllowAny()]
 
     @extend_schema(responses={200: TournamentOut, 404: ERROR_SCHEMA})
     def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
-        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-tournament"))
+        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-tournament"),
+                                                    shared=tournament.is_public)
         return not_modified or validators(Response(TournamentOut(tournament).data))
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TournamentOut, **ERRORS})
@@ -511,11 +515,13 @@ ROUND_LIST_SCHEMA = type(ROUND_SCHEMA)(many=True)
 
 class RoundListApi(APIView):
     permission_classes = [AllowAny]
+    public_read = True  # the hall's throttle (tournaments/api_throttles.py)
 
     @extend_schema(responses={200: ROUND_LIST_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
-        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-rounds"))
+        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-rounds"),
+                                                    shared=tournament.is_public)
         return not_modified or validators(Response(
             [round_data(r) for r in selectors.rounds_visible_to(user=request.user, tournament=tournament)]))
 
@@ -531,11 +537,13 @@ class RoundGenerateApi(APIView):
 
 class RoundDetailApi(APIView):
     permission_classes = [AllowAny]
+    public_read = True  # the hall's throttle (tournaments/api_throttles.py)
 
     @extend_schema(responses={200: ROUND_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request: Request, round_id: int) -> Any:
         round_ = selectors.round_get_visible(user=request.user, round_id=round_id)
-        not_modified, validators = api_not_modified(request, tournament_key(round_.tournament, "api-round", round_.pk))
+        not_modified, validators = api_not_modified(request, tournament_key(round_.tournament, "api-round", round_.pk),
+                                                    shared=round_.tournament.is_public)
         return not_modified or validators(Response(round_data(round_)))
 
 
@@ -785,35 +793,84 @@ class StandingsOut(serializers.Serializer):
     tiebreak_order = serializers.ListField(child=serializers.CharField())
     results_version = serializers.IntegerField()
     standings_version = serializers.IntegerField()
-    rows = StandingRowOut(many=True)
+    count = serializers.IntegerField(help_text="Rows in all pages (of the group with `group`).")
+    page = serializers.IntegerField(help_text="This page's number, from 1.")
+    page_size = serializers.IntegerField(help_text="Rows per page.")
+    pages = serializers.IntegerField(help_text="Number of pages (1 when there are no rows).")
+    rows = StandingRowOut(many=True, help_text="This page's rows.")
+
+
+STANDINGS_PAGE_SIZE = 100  # rows of the JSON standings per page unless `page_size` says otherwise
+STANDINGS_PAGE_SIZE_MAX = 500
+
+
+def _page_param(request: Request, name: str, default: int, maximum: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
+        raise TournamentError(ErrorCode.INVALID_INPUT,
+                              _("%(name)s must be a whole number from 1 to %(maximum)s.")
+                              % {"name": name, "maximum": maximum}, field=name)
+    return int(raw)
 
 
 class StandingsApi(APIView):
-    """Final ranking order (docs/formats.md); ``?group=N`` keeps the rows of group N in group order."""
+    """Final ranking order (docs/formats.md); ``?group=N`` keeps the rows of group N in group order.
+    Paged (``?page=N&page_size=M``, 100 rows by default, at most 500) and cached like the standings page:
+    one JSON answer per (standings version, group, page), rendered once (tournaments/page_cache.py)."""
 
     permission_classes = [AllowAny]
+    public_read = True  # the hall's throttle (tournaments/api_throttles.py)
 
     @extend_schema(
-        parameters=[OpenApiParameter("group", int, required=False, description="Only this group's rows.")],
+        parameters=[
+            OpenApiParameter("group", int, required=False, description="Only this group's rows."),
+            OpenApiParameter("page", int, required=False,
+                             description="Page number, from 1 to `pages` (default 1); out of range: 400."),
+            OpenApiParameter("page_size", int, required=False,
+                             description=f"Rows per page, 1 to {STANDINGS_PAGE_SIZE_MAX} "
+                                         f"(default {STANDINGS_PAGE_SIZE})."),
+        ],
         responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         group = _group_param(request, tournament)
-        not_modified, validators = api_not_modified(request, tournament_key(tournament, "api-standings"))
+        page_size = _page_param(request, "page_size", STANDINGS_PAGE_SIZE, STANDINGS_PAGE_SIZE_MAX)
+        page = _page_param(request, "page", 1, 1_000_000)
+        key = tournament_key(tournament, "api-standings", group, page, page_size)
+        not_modified, validators = api_not_modified(request, key, shared=tournament.is_public)
         if not_modified is not None:
             return not_modified
-        return validators(Response({
-            "tiebreak_order": tournament.tiebreak_order,
-            "results_version": tournament.results_version,
-            "standings_version": tournament.standings_version,
-            "rows": [
-                {"rank": r.rank, "shared_rank": r.shared_rank, "decided_by": r.decided_by, "group": r.group,
-                 "group_rank": r.group_rank, "entrant": r.entrant_id, "name": r.entrant.name,
-                 "games_played": r.games_played, "values": r.values}
-                for r in selectors.standings_of(tournament, group=group)
-            ],
-        }))
+        as_json = getattr(request.accepted_renderer, "format", None) == "json"
+        body = cached_answer(key, request) if as_json else None
+        if body is None:
+            data = _standings_answer(tournament, group=group, page=page, page_size=page_size)
+            if not as_json:
+                return validators(Response(data))
+            body = JSONRenderer().render(data)
+            store_answer(key, body)
+        return validators(HttpResponse(body, content_type="application/json"))
+
+
+def _standings_answer(tournament: Tournament, *, group: int | None, page: int, page_size: int) -> dict[str, Any]:
+    count, rows = selectors.standings_page(tournament, group=group, offset=(page - 1) * page_size, limit=page_size)
+    pages = max(1, -(-count // page_size))
+    if page > pages:
+        raise TournamentError(ErrorCode.INVALID_INPUT,
+                              _("page must be a whole number from 1 to %(maximum)s.") % {"maximum": pages},
+                              field="page", pages=pages)
+    return {
+        "tiebreak_order": tournament.tiebreak_order,
+        "results_version": tournament.results_version,
+        "standings_version": tournament.standings_version,
+        "count": count,
+        "page": page,
+        "page_size": page_size,
+        "pages": pages,
+        "rows": rows,
+    }
 
 
 def _group_param(request: Request, tournament: Tournament) -> int | None:

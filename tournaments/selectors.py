@@ -45,7 +45,8 @@ def tournaments_visible_to(user: Any) -> QuerySet[Tournament]:
 
 
 def tournament_get_visible(*, user: Any, slug: str) -> Tournament:
-    tournament = Tournament.objects.filter(slug=slug).first()
+    # the slug is unique: no ORDER BY to compile and run (every public API read starts here)
+    tournament = next(iter(Tournament.objects.filter(slug=slug).order_by()[:1]), None)
     if tournament is None or not can_view_tournament(user, tournament):
         raise TournamentError(ErrorCode.NOT_FOUND, _("No such tournament."))
     return tournament
@@ -126,6 +127,29 @@ def standings_of(tournament: Tournament, *, group: int | None = None) -> QuerySe
     if group is not None:
         return rows.filter(group=group).order_by("group_rank", "rank", "entrant__name")
     return rows.order_by("rank", "entrant__name")
+
+
+STANDINGS_ROW_FIELDS = ("rank", "shared_rank", "decided_by", "group", "group_rank", "entrant_id", "entrant__name",
+                        "games_played", "values")
+
+
+def standings_page(
+    tournament: Tournament, *, group: int | None = None, offset: int = 0, limit: int = 100
+) -> tuple[int, list[dict[str, Any]]]:
+    """(rows in all, one page of rows as the public API shows them): tuples from the database, no model
+    object per row; in final-ranking order, with ``group`` that group's rows in group order."""
+    rows = StandingRow.objects.filter(tournament=tournament)
+    if group is not None:
+        rows = rows.filter(group=group).order_by("group_rank", "rank", "entrant__name")
+    else:
+        rows = rows.order_by("rank", "entrant__name")
+    page = list(rows.values_list(*STANDINGS_ROW_FIELDS)[offset:offset + limit])
+    count = len(page) + offset if 0 < len(page) < limit else rows.count()
+    return count, [
+        {"rank": rank, "shared_rank": shared, "decided_by": decided_by, "group": group_, "group_rank": group_rank,
+         "entrant": entrant, "name": name, "games_played": played, "values": values}
+        for rank, shared, decided_by, group_, group_rank, entrant, name, played, values in page
+    ]
 
 
 def entrant_games(entrant: Entrant) -> QuerySet[Table]:

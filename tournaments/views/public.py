@@ -65,9 +65,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "tournament"),
-                      cacheable=not is_organiser and not my_entrant_ids)
-    if (not_modified := page.not_modified()) is not None:
-        return not_modified
+                      cacheable=not is_organiser and not my_entrant_ids, shared=tournament.is_public)
+    if (answer := page.not_modified() or page.cached_response()) is not None:
+        return answer
     if page.html is not None:  # the content is cached: the shell needs nothing else
         return page.finish(render(request, "tournaments/tournament_detail.html",
                                   {"tournament": tournament, "page_cache": page}))
@@ -158,9 +158,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     viewer, so always served from the versioned cache."""
     tournament = visible_tournament(request, slug)
     number = _standings_page_number(request)
-    page = PublicPage(request, tournament_key(tournament, "standings", number))
-    if (not_modified := page.not_modified()) is not None:
-        return not_modified
+    page = PublicPage(request, tournament_key(tournament, "standings", number), shared=tournament.is_public)
+    if (answer := page.not_modified() or page.cached_response()) is not None:
+        return answer
     data = _StandingsPage(tournament, number)
     return page.finish(render(
         request,
@@ -205,9 +205,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = visible_round(request, tournament, number)
     is_organiser, my_entrant_ids = _personal(request, tournament)
     page = PublicPage(request, tournament_key(tournament, "round", number),
-                      cacheable=not is_organiser and not my_entrant_ids)
-    if (not_modified := page.not_modified()) is not None:
-        return not_modified
+                      cacheable=not is_organiser and not my_entrant_ids, shared=tournament.is_public)
+    if (answer := page.not_modified() or page.cached_response()) is not None:
+        return answer
 
     def tables() -> list[Any]:
         views = round_table_views(round_)
