@@ -30,6 +30,8 @@ def tournament_bracket(tournament: Tournament) -> pairing.Bracket | None:
             advance=tournament.knockout_advance,
             third_place=tournament.third_place_match,
             placements=tournament.placement_matches,
+            # one list per group was stored by earlier versions: keep the bracket already played
+            separate=False,
         )
     seeded = tuple(
         pairing.PairingEntrant(id=entrant_id, seed=position)

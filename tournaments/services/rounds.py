@@ -236,6 +236,29 @@ def _best_of_groups(tournament: Tournament, rows: Sequence[StandingRow], lists: 
     )
 
 
+def _group_draw(tournament: Tournament, rows: Sequence[StandingRow], lists: dict[int, list[int]]) -> list[int]:
+    """The knockout seeding after groups, as one list: A1, B1, ..., A2, B2, ... (then the best of the
+    next place when the size is not a multiple of the groups), each place's entrants trading seeds
+    so that teams of one group meet as late as the bracket allows (docs/formats.md, Groups)."""
+    groups = [lists[g] for g in sorted(lists)]
+    size = tournament.knockout_size or 2
+    if size % len(groups):
+        seeded = _best_of_groups(tournament, rows, lists)
+    else:
+        qualifiers = size // len(groups)
+        if any(len(members) < qualifiers for members in groups):
+            raise TournamentError(
+                ErrorCode.PAIRING_INVALID,
+                _("Every group needs at least %(count)s active entrants for this knockout.") % {"count": qualifiers},
+            )
+        seeded = [group[place] for place in range(qualifiers) for group in groups]
+    draw = pairing.group_knockout_seeding(
+        groups, seeded, table_size=tournament_profile(tournament).entrants_per_table,
+        advance=tournament.knockout_advance,
+    )
+    return list(draw.seeding)
+
+
 def _finishing_order(table: Table) -> list[int]:
     final = table.results.filter(state__in=Result.FINAL_STATES).first()
     if final is None:
@@ -259,9 +282,8 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
                 if row.entrant.status != Entrant.Status.DROPPED:
                     lists[row.entrant.group].append(row.entrant_id)
             tournament.knockout_seeding = [lists[g] for g in sorted(lists)]
-            if len(lists) > 1 and (tournament.knockout_size or 2) % len(lists):
-                # best runners-up (or thirds ...) across groups: one seeded list (docs/formats.md, Groups)
-                tournament.knockout_seeding = [_best_of_groups(tournament, rows, lists)]
+            if len(lists) > 1:
+                tournament.knockout_seeding = [_group_draw(tournament, rows, lists)]
         else:
             bracket = pairing.knockout_bracket(
                 request, advance=tournament.knockout_advance, third_place=tournament.third_place_match
