@@ -24,9 +24,9 @@ from tournaments.services.audit import audit_record
 from tournaments.services.brackets import lines_in_finishing_order, tournament_bracket
 from tournaments.services.locking import lock_round, lock_tournament
 from tournaments.services.results_final import result_finalised
-from tournaments.services.standings import standings_recompute_locked
+from tournaments.services.standings import cross_group_entries, standings_recompute_locked
 from tournaments.services.tournaments import require_organiser, tournament_profile
-from tournaments.standings import StandingEntry, final_ranking
+from tournaments.standings import final_ranking
 
 # Warnings that make an edited round impossible to save (the others are shown and accepted).
 BLOCKING_WARNINGS = {"entrant_twice", "unknown_entrant"}
@@ -218,11 +218,11 @@ def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -
 def _best_of_groups(tournament: Tournament, rows: Sequence[StandingRow], lists: dict[int, list[int]]) -> list[int]:
     by_id = {row.entrant_id: row for row in rows}
     order = tournament.tiebreak_order or ["match_points"]
+    comparable = cross_group_entries(tournament)  # like with like: no byes, same opponents' places
 
     def key(entrant_id: int) -> tuple[float, ...]:
         row = by_id[entrant_id]
-        entry = StandingEntry(entrant_id, row.rank, row.shared_rank, row.games_played, row.values or {})
-        return final_ranking.group_place_key(entry, row.group_rank or 0, order)
+        return final_ranking.group_place_key(comparable[entrant_id], row.group_rank or 0, order)
 
     size = tournament.knockout_size or 2
     needed = -(-size // len(lists))

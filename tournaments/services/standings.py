@@ -120,6 +120,9 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
             for row in compute_standings(ids, own, order):
                 group_of[row.entrant_id] = (group, row.rank)
 
+    comparable = (
+        _comparable(group_of, stage_games, order) if grouped else {}
+    )
     try:
         bracket = tournament_bracket(tournament)
     except PairingError:  # a seeding the bracket cannot be drawn from: rank by the standings alone
@@ -130,7 +133,9 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
         row = stage_rows[pk]
         if grouped:
             group_rank = group_of[pk][1]
-            stage.append(final_ranking.StagePlace(pk, group_rank, final_ranking.group_place_key(row, group_rank, order)))
+            stage.append(
+                final_ranking.StagePlace(pk, group_rank, final_ranking.group_place_key(comparable[pk], group_rank, order))
+            )
         elif tournament.format == Tournament.Format.KNOCKOUT and pk in seed_position:
             stage.append(final_ranking.StagePlace(pk, row.rank, (float(seed_position[pk]),)))
         else:
@@ -155,6 +160,29 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
         )
         for line in ranking
     )
+
+
+def _comparable(
+    group_of: Mapping[int, tuple[int, int]], stage_games: list[PlayedGame], order: list[str]
+) -> dict[int, final_ranking.StandingEntry]:
+    groups: dict[int, list[int]] = defaultdict(list)
+    for pk, (group, _rank) in sorted(group_of.items(), key=lambda item: (item[1][1], item[0])):
+        groups[group].append(pk)
+    return final_ranking.comparable_group_entries(groups, stage_games, order)
+
+
+def cross_group_entries(tournament: Tournament) -> dict[int, final_ranking.StandingEntry]:
+    """Every grouped entrant's values for the cross-group rule (byes left out, results against the
+    teams below the smallest group's size left out: `final_ranking.comparable_group_entries`), from
+    the saved group places."""
+    order = tournament.tiebreak_order or ["match_points"]
+    games, knockout_keys = _played_games(tournament)
+    group_of = {
+        entrant_id: (group, group_rank or 0)
+        for entrant_id, group, group_rank in tournament.standing_rows.values_list("entrant_id", "group", "group_rank")
+        if group is not None
+    }
+    return _comparable(group_of, [game for game in games if game.key not in knockout_keys], list(order))
 
 
 def standings_recompute_locked(tournament: Tournament) -> int:
