@@ -66,7 +66,7 @@ class TournamentOut(serializers.ModelSerializer):
             "forfeit_winner_score", "forfeit_loser_score", "bye_points", "bye_score_for", "bye_score_against",
             "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
             "results_version", "standings_version", "organisers",
-            "placement_matches", "shared_places_by_standings", "dropped_rank_last",
+            "placement_matches", "shared_places_by_standings", "dropped_rank_last", "bye_tiebreak",
         ]
 
     def get_organisers(self, obj: Tournament) -> list[str]:
@@ -210,6 +210,7 @@ class TournamentListCreateApi(APIView):
         placement_matches = serializers.BooleanField(default=False)
         shared_places_by_standings = serializers.BooleanField(default=False)
         dropped_rank_last = serializers.BooleanField(default=True)
+        bye_tiebreak = serializers.ChoiceField(choices=Tournament.ByeTiebreak.choices, default="own_score")
         checkin_required = serializers.BooleanField(default=False)
         schedule_rounds = serializers.IntegerField(min_value=1, max_value=60, required=False, allow_null=True)
         rolling_rounds = serializers.BooleanField(default=False)
@@ -251,6 +252,7 @@ class TournamentDetailApi(APIView):
         placement_matches = serializers.BooleanField(required=False)
         shared_places_by_standings = serializers.BooleanField(required=False)
         dropped_rank_last = serializers.BooleanField(required=False)
+        bye_tiebreak = serializers.ChoiceField(choices=Tournament.ByeTiebreak.choices, required=False)
         checkin_required = serializers.BooleanField(required=False)
         schedule_rounds = serializers.IntegerField(min_value=1, max_value=60, required=False, allow_null=True)
         rolling_rounds = serializers.BooleanField(required=False)

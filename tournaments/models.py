@@ -125,6 +125,15 @@ class Tournament(models.Model):
         _("dropped entrants rank below those who played on"), default=True,
     )
 
+    class ByeTiebreak(models.TextChoices):
+        OWN_SCORE = "own_score", _("a game against itself (its own points)")
+        VIRTUAL_OPPONENT = "virtual_opponent", _("FIDE's virtual opponent")
+
+    # How a bye enters Buchholz and median Buchholz (tournaments/standings/compute.py).
+    bye_tiebreak = models.CharField(
+        _("bye in Buchholz"), max_length=20, choices=ByeTiebreak.choices, default=ByeTiebreak.OWN_SCORE,
+    )
+
     # Points scheme: match points by placing at a table (index 0 = first); ties share the mean.
     placing_points = models.JSONField(_("points by placing"), default=list)
     tiebreak_order = models.JSONField(_("tiebreak order"), default=list)

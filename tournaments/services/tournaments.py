@@ -120,6 +120,7 @@ def tournament_create(
     placement_matches: bool = False,
     shared_places_by_standings: bool = False,
     dropped_rank_last: bool = True,
+    bye_tiebreak: str = "own_score",
     checkin_required: bool = False,
     schedule_rounds: int | None = None,
     rolling_rounds: bool = False,
@@ -203,6 +204,7 @@ def tournament_create(
         placement_matches=bool(placement_matches),
         shared_places_by_standings=bool(shared_places_by_standings),
         dropped_rank_last=bool(dropped_rank_last),
+        bye_tiebreak=_bye_tiebreak(bye_tiebreak),
         checkin_required=bool(checkin_required),
         schedule_rounds=schedule_rounds,
         rolling_rounds=bool(rolling_rounds),
@@ -246,15 +248,24 @@ def _schedule_rounds(value: int | None, format: str, profile: GameProfile) -> in
     return _small_int(value, 0, _("Round robin rounds must be a whole number from %(low)s to %(high)s."), 1, 60)
 
 
+def _bye_tiebreak(value: Any) -> str:
+    if value not in Tournament.ByeTiebreak.values:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("A bye counts in Buchholz as %(choices)s.") % {"choices": ", ".join(Tournament.ByeTiebreak.values)},
+        )
+    return str(value)
+
+
 UPDATABLE = {
     "name", "is_public", "rounds_planned", "venue", "starts_on", "avoid_same_club", "first_round", "random_seed",
     "placing_points", "tiebreak_order", "forfeit_winner_score", "forfeit_loser_score", "bye_points",
-    "placement_matches", "shared_places_by_standings", "dropped_rank_last",
+    "placement_matches", "shared_places_by_standings", "dropped_rank_last", "bye_tiebreak",
     "bye_score_for", "bye_score_against", "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
 }
 # Changing these changes the standings of results already played: recompute them.
 AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points", "shared_places_by_standings",
-                     "dropped_rank_last"}
+                     "dropped_rank_last", "bye_tiebreak"}
 # These shape the bracket: fixed once the knockout has started.
 BEFORE_KNOCKOUT = {"placement_matches"}
 # These only matter before the first round is generated.
@@ -316,6 +327,8 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
                 )
         elif field == "schedule_rounds":
             value = _schedule_rounds(value, tournament.format, profile)
+        elif field == "bye_tiebreak":
+            value = _bye_tiebreak(value)
         elif field == "game_minutes":
             value = _small_int(value, profile.game_minutes, str(GAME_MINUTES_RANGE), 1, 1440)
         elif field == "venue":

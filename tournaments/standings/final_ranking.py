@@ -15,6 +15,10 @@ the outcome. The rules (docs/formats.md, "Final places") in short:
    asks for it.
 4. With ``dropped_rank_last`` (the default) a dropped entrant never ranks above, or level with, an
    entrant who played a later round than its own last one; it is moved just below the last of them.
+   A round the entrant forfeited by leaving (its table closed by its drop) is not a round it played
+   (the services leave it out of ``last_round``).
+5. Entrants never paired (no table and no bye in any round: no-shows) rank last, below everybody who
+   was paired, sharing the last places (``never_paired``), whatever the settings.
 
 Each row carries how its place was decided: ``knockout`` (main bracket and third-place table),
 ``placement`` (tables played for lower places) or ``standings``.
@@ -312,6 +316,7 @@ def final_ranking(
     last_round: Mapping[int, int] | None = None,
     dropped: Collection[int] = (),
     dropped_rank_last: bool = True,
+    never_paired: Collection[int] = (),
 ) -> tuple[FinalRow, ...]:
     """The final ranking (rules 1-4 of the module docstring).
 
@@ -354,6 +359,12 @@ def final_ranking(
 
     if dropped_rank_last and dropped:
         blocks = _dropped_below(blocks, set(dropped), last_round or {})
+    absent = (set(never_paired) & set(by_id)) - set(knockout)
+    if absent:  # rule 5: no-shows last, together
+        for block in blocks:
+            block.members = [m for m in block.members if m not in absent]
+        blocks = [block for block in blocks if block.members]
+        blocks.append(_Block(sorted(absent), STANDINGS))
 
     rows: list[FinalRow] = []
     position = 1
