@@ -19,6 +19,7 @@ Errors in the input raise :class:`PairingError` (a ``ValueError``) with a human 
 
 from tournaments.pairing.checks import check_round
 from tournaments.pairing.knockout import (
+    bracket_shape,
     group_knockout_seeding,
     knockout_bracket,
     knockout_next_round,
@@ -43,6 +44,7 @@ from tournaments.pairing.values import (
 )
 
 __all__ = [
+    "bracket_shape",
     "Bracket",
     "BracketRound",
     "BracketSource",

@@ -329,6 +329,73 @@ def _next_pairing(tournament: Tournament, request: pairing.PairingRequest) -> tu
     return pairing.swiss_pair(request), Round.Stage.MAIN
 
 
+def _group_rounds(tournament: Tournament) -> int | None:
+    """Rounds of the round robin in groups at tables of 2 (the longest group: n - 1 rounds, n when
+    odd; twice that for a double round robin); None at tables of 3 or more without a chosen number."""
+    table_size = tournament_profile(tournament).entrants_per_table
+    if table_size > 2:
+        return tournament.schedule_rounds
+    sizes: dict[int, int] = defaultdict(int)
+    for group in tournament.entrants.exclude(status=Entrant.Status.DROPPED).values_list("group", flat=True):
+        sizes[group or 0] += 1
+    if not sizes:
+        return None
+    longest = max(sizes.values())
+    rounds = longest - 1 if longest % 2 == 0 else longest
+    return rounds * (2 if tournament.double_round_robin else 1)
+
+
+def rounds_planned_derived(tournament: Tournament) -> int | None:
+    """The number of rounds the format plays (docs/formats.md, "The end of an event"): a Swiss its
+    rounds planned; a round robin its schedule; a knockout its bracket; a stage event its first stage
+    (groups: their schedule, Swiss: the rounds planned) plus the knockout of ``knockout_size``.
+    None when it cannot be known yet (tables of 3 or more without a chosen number of rounds)."""
+    profile = tournament_profile(tournament)
+    fmt = tournament.format
+    if fmt == Tournament.Format.SWISS:
+        return tournament.rounds_planned
+    if fmt == Tournament.Format.ROUND_ROBIN:
+        return _group_rounds(tournament)
+    bracket = tournament_bracket(tournament)
+    if fmt == Tournament.Format.KNOCKOUT:
+        if bracket is not None:
+            return len(bracket.rounds)
+        count = tournament.entrants.exclude(status=Entrant.Status.DROPPED).count()
+        size = count
+    else:
+        size = tournament.knockout_size or 2
+    try:
+        knockout = (
+            len(bracket.rounds) if bracket is not None
+            else pairing.bracket_shape(
+                max(2, size), table_size=profile.entrants_per_table, advance=tournament.knockout_advance
+            ).rounds
+        )
+    except pairing.PairingError:
+        return None
+    if fmt == Tournament.Format.KNOCKOUT:
+        return knockout
+    first = _group_rounds(tournament) if tournament.group_count > 1 else tournament.rounds_planned
+    return None if first is None else first + knockout
+
+
+def next_round_possible(tournament: Tournament) -> bool:
+    """False once the format has played its last round: after the knockout's final, after the last
+    Swiss round, after the last round of a round robin at tables of 2 ("Generate round 7" is no longer
+    offered after the final)."""
+    knockout_rounds = tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).count()
+    if knockout_rounds:
+        bracket = tournament_bracket(tournament)
+        return bracket is None or knockout_rounds < len(bracket.rounds)
+    played = tournament.rounds.exclude(stage=Round.Stage.KNOCKOUT).count()
+    if tournament.format == Tournament.Format.SWISS:
+        return played < tournament.rounds_planned
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        total = _group_rounds(tournament)
+        return total is None or played < total
+    return True
+
+
 def _save_tables(round_: Round, tables: Sequence[pairing.PairedTable], byes: Sequence[int]) -> None:
     for paired in tables:
         table = Table.objects.create(round=round_, number=paired.number)

@@ -42,12 +42,14 @@ from tournaments.services.entrants import (
 )
 from tournaments.services.rounds import (
     meetings_message,
+    next_round_possible,
     playing_entrants,
     rolling_release_allowed,
     round_edit,
     round_generate,
     round_publish,
     round_tables_as_lists,
+    rounds_planned_derived,
 )
 from tournaments.services.tournaments import (
     tournament_create,
@@ -141,7 +143,9 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "published": published,
             "can_generate": draft is None
             and (not published or rolling)
-            and tournament.status != Tournament.Status.FINISHED,
+            and tournament.status != Tournament.Status.FINISHED
+            and next_round_possible(tournament),
+            "rounds_derived": rounds_planned_derived(tournament),
             "rolling": rolling,
             "meetings": schedule_meetings(tournament) if tournament.status != Tournament.Status.FINISHED else [],
             "can_finish": bool(rounds)
