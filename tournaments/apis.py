@@ -67,6 +67,7 @@ class TournamentOut(serializers.ModelSerializer):
             "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
             "results_version", "standings_version", "organisers",
             "placement_matches", "shared_places_by_standings", "dropped_rank_last", "bye_tiebreak",
+            "knockout_style", "grand_final_reset",
         ]
 
     def get_organisers(self, obj: Tournament) -> list[str]:
@@ -193,6 +194,8 @@ class TournamentListCreateApi(APIView):
         double_round_robin = serializers.BooleanField(default=False)
         knockout_size = serializers.IntegerField(min_value=2, max_value=1024, required=False, allow_null=True)
         knockout_advance = serializers.IntegerField(min_value=1, max_value=9, default=1)
+        knockout_style = serializers.ChoiceField(choices=Tournament.KnockoutStyle.choices, default="single")
+        grand_final_reset = serializers.BooleanField(default=True)
         third_place_match = serializers.BooleanField(default=True)
         first_round = serializers.ChoiceField(choices=Tournament.FirstRound.choices, default="seed")
         avoid_same_club = serializers.BooleanField(default=False)

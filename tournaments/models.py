@@ -89,6 +89,19 @@ class Tournament(models.Model):
     )
     knockout_advance = models.PositiveSmallIntegerField(_("knockout: advancing per table"), default=1)
     third_place_match = models.BooleanField(_("third-place match"), default=True)
+
+    class KnockoutStyle(models.TextChoices):
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
+
+    # Knockout and stages: single or double elimination (tables of 2; docs/formats.md).
+    knockout_style = models.CharField(
+        _("knockout style"), max_length=10, choices=KnockoutStyle.choices, default=KnockoutStyle.SINGLE,
+    )
+    grand_final_reset = models.BooleanField(
+        _("double elimination: grand final reset"), default=True,
+        help_text=_("A win of the losers' bracket champion in the grand final forces a second final."),
+    )
     first_round = models.CharField(_("first round"), max_length=10, choices=FirstRound.choices, default="seed")
     avoid_same_club = models.BooleanField(_("avoid same-club pairings"), default=False)
     random_seed = models.IntegerField(_("random seed"), default=0)

@@ -267,3 +267,23 @@ def double_elimination_ready(bracket: DoubleBracket, seeding: Sequence[int], res
     a table starts as soon as both its feeders are done (the rolling order)."""
     states = double_elimination_resolve(bracket, seeding, results)
     return [match.key for match in bracket.matches if states[match.key].state == "ready"]
+
+
+def double_elimination_rounds(bracket: DoubleBracket) -> int:
+    """How many rounds the bracket takes when every round holds every ready table (with the reset:
+    counting the second final, the most it can take).
+
+    >>> double_elimination_rounds(double_elimination(4)), double_elimination_rounds(double_elimination(8, reset=False))
+    (5, 6)
+    """
+    seeding = list(range(1, bracket.count + 1))
+    results: dict[str, int] = {}
+    rounds = 0
+    while ready := double_elimination_ready(bracket, seeding, results):
+        rounds += 1
+        states = double_elimination_resolve(bracket, seeding, results)
+        for key in ready:
+            a, b = states[key].entrants
+            # the losers' champion wins the first final, so that the reset is played
+            results[key] = max(a or 0, b or 0) if key == "GF" else min(e for e in (a, b) if e)
+    return rounds

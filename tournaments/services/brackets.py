@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from tournaments import pairing
 from tournaments.models import Result, ResultScore, Round, Tournament
+from tournaments.pairing import double_elimination
 from tournaments.services.tournaments import tournament_profile
 
 KnockoutResults = dict[int, dict[int, tuple[int, ...]]]
@@ -70,3 +71,54 @@ def knockout_results(tournament: Tournament) -> KnockoutResults:
         order = tuple(line.entrant_id for line in lines_in_finishing_order(result.scores.all()))
         results[bracket_round[result.table.round.number]][result.table.number] = order
     return results
+
+
+# --- double elimination (docs/formats.md, Double elimination) ----------------------------------------
+
+
+def is_double_elimination(tournament: Tournament) -> bool:
+    return tournament.knockout_style == Tournament.KnockoutStyle.DOUBLE and tournament.format in (
+        Tournament.Format.KNOCKOUT, Tournament.Format.STAGES,
+    )
+
+
+def double_bracket(tournament: Tournament) -> tuple[double_elimination.DoubleBracket, list[int]] | None:
+    """The double-elimination bracket and its seeding (entrant ids, best first), or None before the
+    knockout is drawn. The seeding is the single-elimination bracket's (the same draw, byes to the
+    top seeds)."""
+    if not is_double_elimination(tournament):
+        return None
+    bracket = tournament_bracket(tournament)
+    if bracket is None:
+        return None
+    seeding = list(bracket.seeding)
+    return double_elimination.double_elimination(len(seeding), reset=tournament.grand_final_reset), seeding
+
+
+def double_results(
+    tournament: Tournament, drawn: tuple[double_elimination.DoubleBracket, list[int]]
+) -> tuple[dict[str, int], dict[tuple[int, int], str]]:
+    """The winners of the played double-elimination tables (key -> winner id) and which table of which
+    knockout round holds which key ((round number, table number) -> key).
+
+    Each knockout round was drawn as every table ready at that moment, in bracket order (table 1 the
+    first), so replaying the rounds in order gives the keys back."""
+    bracket, seeding = drawn
+    rounds = list(
+        tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).order_by("number").prefetch_related(
+            "tables__results__scores"
+        )
+    )
+    results: dict[str, int] = {}
+    keys: dict[tuple[int, int], str] = {}
+    for round_ in rounds:
+        ready = double_elimination.double_elimination_ready(bracket, seeding, results)
+        for table in sorted(round_.tables.all(), key=lambda t: t.number):
+            if table.is_bye or table.number > len(ready):
+                continue
+            key = ready[table.number - 1]
+            keys[(round_.number, table.number)] = key
+            final = next((r for r in table.results.all() if r.state in Result.FINAL_STATES), None)
+            if final is not None:
+                results[key] = lines_in_finishing_order(final.scores.all())[0].entrant_id
+    return results, keys

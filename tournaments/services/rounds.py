@@ -20,8 +20,15 @@ from tournaments import pairing
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, StandingRow, Table, Tournament
 from tournaments.notifications import notify_on_commit
+from tournaments.pairing import double_elimination
 from tournaments.services.audit import audit_record
-from tournaments.services.brackets import lines_in_finishing_order, tournament_bracket
+from tournaments.services.brackets import (
+    double_bracket,
+    double_results,
+    is_double_elimination,
+    lines_in_finishing_order,
+    tournament_bracket,
+)
 from tournaments.services.locking import lock_round, lock_tournament
 from tournaments.services.results_final import result_finalised
 from tournaments.services.standings import cross_group_entries, standings_recompute_locked
@@ -291,7 +298,11 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
             tournament.knockout_seeding = [list(bracket.seeding)]
         tournament.save(update_fields=["knockout_seeding"])
         bracket = _knockout_bracket(tournament, request)
+        if is_double_elimination(tournament):
+            return _double_round(tournament), Round.Stage.KNOCKOUT
         return bracket.first_round, Round.Stage.KNOCKOUT
+    if is_double_elimination(tournament):
+        return _double_round(tournament), Round.Stage.KNOCKOUT
     bracket = _knockout_bracket(tournament, request)
     if len(knockout_rounds) >= len(bracket.rounds):
         return None, Round.Stage.KNOCKOUT
@@ -303,6 +314,27 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
     return (
         pairing.knockout_next_round(bracket, finished, round_number=len(knockout_rounds)),
         Round.Stage.KNOCKOUT,
+    )
+
+
+def _double_round(tournament: Tournament) -> pairing.PairingResult | None:
+    """The next double-elimination round: every table whose two entrants are known and which has no
+    result yet, in bracket order (docs/formats.md, Double elimination); None when the final is decided."""
+    drawn = double_bracket(tournament)
+    if drawn is None:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, _("The knockout has no seeding yet."))
+    bracket, seeding = drawn
+    results, _keys = double_results(tournament, drawn)
+    states = double_elimination.double_elimination_resolve(bracket, seeding, results)
+    ready = [match.key for match in bracket.matches if states[match.key].state == "ready"]
+    if not ready:
+        return None
+    return pairing.PairingResult(
+        tables=tuple(
+            pairing.PairedTable(number=number, entrant_ids=tuple(e for e in states[key].entrants if e))
+            for number, key in enumerate(ready, start=1)
+        ),
+        byes=(),
     )
 
 
@@ -373,6 +405,11 @@ def rounds_planned_derived(tournament: Tournament) -> int | None:
         )
     except pairing.PairingError:
         return None
+    if is_double_elimination(tournament):
+        knockout = double_elimination.double_elimination_rounds(
+            double_elimination.double_elimination(max(2, size if bracket is None else len(bracket.seeding)),
+                                                  reset=tournament.grand_final_reset)
+        )
     if fmt == Tournament.Format.KNOCKOUT:
         return knockout
     first = _group_rounds(tournament) if tournament.group_count > 1 else tournament.rounds_planned
@@ -384,6 +421,13 @@ def next_round_possible(tournament: Tournament) -> bool:
     Swiss round, after the last round of a round robin at tables of 2 ("Generate round 7" is no longer
     offered after the final)."""
     knockout_rounds = tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).count()
+    if knockout_rounds and is_double_elimination(tournament):
+        drawn = double_bracket(tournament)
+        if drawn is None:
+            return True
+        results, _keys = double_results(tournament, drawn)
+        states = double_elimination.double_elimination_resolve(drawn[0], drawn[1], results)
+        return any(state.state in ("ready", "waiting") for state in states.values())
     if knockout_rounds:
         bracket = tournament_bracket(tournament)
         return bracket is None or knockout_rounds < len(bracket.rounds)

@@ -18,8 +18,8 @@ from django.core.cache import cache
 from django.db import transaction
 
 from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Tournament
-from tournaments.pairing import PairingError
-from tournaments.services.brackets import knockout_results, tournament_bracket
+from tournaments.pairing import PairingError, double_elimination
+from tournaments.services.brackets import double_bracket, double_results, knockout_results, tournament_bracket
 from tournaments.standings import GameLine, PlayedGame, compute_standings, final_ranking, placing_match_points
 
 
@@ -145,6 +145,9 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
         else:
             stage.append(final_ranking.StagePlace(pk, row.rank, (float(row.rank),)))
     knockout = final_ranking.bracket_places(bracket, knockout_results(tournament)) if bracket else None
+    drawn = double_bracket(tournament) if bracket else None
+    if drawn is not None:
+        knockout = _double_places(tournament, drawn)
     # a table the entrant forfeited by leaving (closed by its own drop) is not a round it played on
     left_at = set(
         Result.objects.filter(
@@ -179,6 +182,25 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
         )
         for line in ranking
     )
+
+
+def _double_places(
+    tournament: Tournament, drawn: tuple[double_elimination.DoubleBracket, list[int]]
+) -> dict[int, final_ranking.Placed]:
+    """Double elimination: the decided places; the entrants still in share the places left."""
+    results, _keys = double_results(tournament, drawn)
+    bracket, seeding = drawn
+    decided = double_elimination.double_elimination_places(bracket, seeding, results)
+    taken = {place for best, worst in decided.values() for place in range(best, worst + 1)}
+    open_places = [place for place in range(1, len(seeding) + 1) if place not in taken]
+    placed = {
+        entrant: final_ranking.Placed(entrant, best, worst, final_ranking.KNOCKOUT)
+        for entrant, (best, worst) in decided.items()
+    }
+    for entrant in seeding:
+        if entrant not in placed:
+            placed[entrant] = final_ranking.Placed(entrant, open_places[0], open_places[-1], final_ranking.KNOCKOUT)
+    return placed
 
 
 def _comparable(

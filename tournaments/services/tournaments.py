@@ -104,6 +104,8 @@ def tournament_create(
     double_round_robin: bool = False,
     knockout_size: int | None = None,
     knockout_advance: int = 1,
+    knockout_style: str = "single",
+    grand_final_reset: bool = True,
     third_place_match: bool = True,
     first_round: str = "seed",
     avoid_same_club: bool = False,
@@ -154,6 +156,15 @@ def tournament_create(
         knockout_advance, 1, _("Advancing per table must be a whole number from %(low)s to %(high)s."),
         1, profile.entrants_per_table - 1,
     )
+    if knockout_style not in Tournament.KnockoutStyle.values:
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The knockout style is single or double."))
+    if knockout_style == Tournament.KnockoutStyle.DOUBLE and (
+        format not in ("knockout", "stages") or profile.entrants_per_table != 2 or knockout_advance != 1
+    ):
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Double elimination is for a knockout (or the knockout of a stages tournament) at tables of 2."),
+        )
     if format == "stages":
         if knockout_size is None:
             raise TournamentError(ErrorCode.INVALID_INPUT, _("A stages tournament needs the knockout size (top N)."))
@@ -188,6 +199,8 @@ def tournament_create(
         double_round_robin=bool(double_round_robin),
         knockout_size=knockout_size,
         knockout_advance=knockout_advance,
+        knockout_style=knockout_style,
+        grand_final_reset=bool(grand_final_reset),
         third_place_match=bool(third_place_match),
         first_round=first_round,
         avoid_same_club=bool(avoid_same_club),
