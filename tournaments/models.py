@@ -333,6 +333,8 @@ class Table(models.Model):
     physical_table = models.CharField(_("physical table"), max_length=40, blank=True)
     board = models.ForeignKey(Board, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables")
     is_bye = models.BooleanField(default=False)
+    # Double elimination: the bracket table this table plays ("W2-1", "L3-1", "GF"); empty otherwise.
+    bracket_key = models.CharField(max_length=12, blank=True, default="")
 
     class Meta:
         ordering = ["round_id", "number"]

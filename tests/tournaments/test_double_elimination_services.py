@@ -91,3 +91,52 @@ def test_double_elimination_needs_tables_of_two(organiser: Any) -> None:
                                    knockout_style="double")
     with pytest.raises(TournamentError):
         services.tournament_create(actor=organiser, name="X", game="tac", format="swiss", knockout_style="double")
+
+
+def _finish(organiser: Any, table: Any) -> None:
+    seats = sorted(table.seats.select_related("entrant"), key=lambda s: s.entrant.seed)
+    services.result_override(actor=organiser, table=table,
+                             scores={s.entrant_id: 8 if i == 0 else 4 for i, s in enumerate(seats)})
+
+
+def test_rolling_double_elimination_starts_a_table_when_both_feeders_are_done(organiser: Any, client: Any) -> None:
+    # 6 entrants, rolling: round 1 is W1-2 (4 v 5) and W1-4 (3 v 6). Once 4 v 5 is over, W2-1 (1 v 4)
+    # may start while 3 v 6 is still played: the next round holds just that table, marked "May start"
+    tournament = make_tournament(organiser, entrants=6, format="knockout", knockout_style="double",
+                                 rolling_rounds=True)
+    round_1 = services.round_publish(actor=organiser, round=services.round_generate(actor=organiser, tournament=tournament))
+    table_45 = round_1.tables.get(bracket_key="W1-2")
+    _finish(organiser, table_45)
+    tournament.refresh_from_db()
+    round_2 = services.round_publish(actor=organiser, round=services.round_generate(actor=organiser, tournament=tournament))
+    assert [(t.bracket_key, sorted(s.entrant.seed for s in t.seats.all())) for t in round_2.tables.all()] == [
+        ("W2-1", [1, 4])
+    ]
+    from tournaments.services.release import tables_released
+
+    released = tables_released(tournament)
+    assert released[round_2.tables.get().pk] == "playing"
+    assert released[round_1.tables.get(bracket_key="W1-4").pk] == "playing"
+    # a third round cannot be drawn while two rounds are open (one round ahead at most)
+    with pytest.raises(TournamentError):
+        services.round_generate(actor=organiser, tournament=tournament)
+    _finish(organiser, round_1.tables.get(bracket_key="W1-4"))
+    tournament.refresh_from_db()
+    round_3 = services.round_publish(actor=organiser, round=services.round_generate(actor=organiser, tournament=tournament))
+    assert [t.bracket_key for t in round_3.tables.all()] == ["W2-2"]
+    # play everything out: the same places as round by round
+    for table in round_2.tables.all():
+        _finish(organiser, table)
+    while next_round_possible(tournament):
+        tournament.refresh_from_db()
+        for round_ in tournament.rounds.filter(status="published"):
+            for table in round_.tables.filter(is_bye=False):
+                if not table.results.filter(state__in=Result.FINAL_STATES).exists():
+                    _finish(organiser, table)
+        tournament.refresh_from_db()
+        if not next_round_possible(tournament):
+            break
+        services.round_publish(actor=organiser, round=services.round_generate(actor=organiser, tournament=tournament))
+    services.standings_recompute(tournament_id=tournament.pk)
+    assert _places(tournament) == {1: (1, False), 2: (2, False), 3: (3, False), 4: (4, False),
+                                   5: (5, True), 6: (5, True)}

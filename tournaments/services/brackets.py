@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tournaments import pairing
-from tournaments.models import Result, ResultScore, Round, Tournament
+from tournaments.models import Result, ResultScore, Round, Table, Tournament
 from tournaments.pairing import double_elimination
 from tournaments.services.tournaments import tournament_profile
 
@@ -99,26 +99,33 @@ def double_results(
     tournament: Tournament, drawn: tuple[double_elimination.DoubleBracket, list[int]]
 ) -> tuple[dict[str, int], dict[tuple[int, int], str]]:
     """The winners of the played double-elimination tables (key -> winner id) and which table of which
-    knockout round holds which key ((round number, table number) -> key).
-
-    Each knockout round was drawn as every table ready at that moment, in bracket order (table 1 the
-    first), so replaying the rounds in order gives the keys back."""
-    bracket, seeding = drawn
-    rounds = list(
-        tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).order_by("number").prefetch_related(
-            "tables__results__scores"
-        )
-    )
+    knockout round holds which key ((round number, table number) -> key), from each table's
+    `bracket_key` (set when the round is drawn: `key_double_tables`)."""
     results: dict[str, int] = {}
     keys: dict[tuple[int, int], str] = {}
-    for round_ in rounds:
-        ready = double_elimination.double_elimination_ready(bracket, seeding, results)
-        for table in sorted(round_.tables.all(), key=lambda t: t.number):
-            if table.is_bye or table.number > len(ready):
-                continue
-            key = ready[table.number - 1]
-            keys[(round_.number, table.number)] = key
-            final = next((r for r in table.results.all() if r.state in Result.FINAL_STATES), None)
-            if final is not None:
-                results[key] = lines_in_finishing_order(final.scores.all())[0].entrant_id
+    tables = (
+        Table.objects.filter(round__tournament=tournament, round__stage=Round.Stage.KNOCKOUT, is_bye=False)
+        .exclude(bracket_key="").select_related("round").prefetch_related("results__scores")
+    )
+    for table in tables:
+        keys[(table.round.number, table.number)] = table.bracket_key
+        final = next((r for r in table.results.all() if r.state in Result.FINAL_STATES), None)
+        if final is not None:
+            results[table.bracket_key] = lines_in_finishing_order(final.scores.all())[0].entrant_id
     return results, keys
+
+
+def key_double_tables(tournament: Tournament, round_: Round) -> None:
+    """Mark each table of a new double-elimination round with the bracket table it plays (the ready
+    table with the same two entrants)."""
+    drawn = double_bracket(tournament)
+    if drawn is None:
+        return
+    results, _keys = double_results(tournament, drawn)
+    states = double_elimination.double_elimination_resolve(drawn[0], drawn[1], results)
+    by_pair = {frozenset(s.entrants): key for key, s in states.items() if s.state == "ready"}
+    for table in round_.tables.filter(is_bye=False).prefetch_related("seats"):
+        key = by_pair.get(frozenset(seat.entrant_id for seat in table.seats.all()), "")
+        if key:
+            table.bracket_key = key
+            table.save(update_fields=["bracket_key"])

@@ -26,6 +26,7 @@ from tournaments.services.brackets import (
     double_bracket,
     double_results,
     is_double_elimination,
+    key_double_tables,
     lines_in_finishing_order,
     tournament_bracket,
 )
@@ -324,10 +325,16 @@ def _double_round(tournament: Tournament) -> pairing.PairingResult | None:
     if drawn is None:
         raise TournamentError(ErrorCode.PAIRING_INVALID, _("The knockout has no seeding yet."))
     bracket, seeding = drawn
-    results, _keys = double_results(tournament, drawn)
+    results, keys = double_results(tournament, drawn)
+    drawn_keys = set(keys.values())  # already at a table (rolling: still being played)
     states = double_elimination.double_elimination_resolve(bracket, seeding, results)
-    ready = [match.key for match in bracket.matches if states[match.key].state == "ready"]
+    ready = [match.key for match in bracket.matches if states[match.key].state == "ready" and match.key not in drawn_keys]
     if not ready:
+        if any(state.state == "ready" for state in states.values()):
+            raise TournamentError(
+                ErrorCode.ROUND_IN_PROGRESS,
+                _("No table can start yet: every table of the next round waits for a result."),
+            )
         return None
     return pairing.PairingResult(
         tables=tuple(
@@ -460,7 +467,9 @@ def rolling_release_allowed(tournament: Tournament) -> bool:
     groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
         tournament.format == Tournament.Format.STAGES and tournament.group_count > 1
     )
-    return tournament.rolling_rounds and groups
+    # double elimination: a knockout round holds every table whose feeders are done
+    knockout = is_double_elimination(tournament) and tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+    return tournament.rolling_rounds and (groups or knockout)
 
 
 @transaction.atomic
@@ -491,7 +500,9 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         result, stage = _next_pairing(tournament, request)
         if result is None:
             raise TournamentError(ErrorCode.ROUNDS_COMPLETE, _("All rounds of this tournament have been played."))
-        if open_rounds and stage == Round.Stage.KNOCKOUT:
+        if open_rounds and stage == Round.Stage.KNOCKOUT and not (
+            is_double_elimination(tournament) and tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+        ):
             raise TournamentError(
                 ErrorCode.ROUND_IN_PROGRESS,
                 _("The knockout is drawn from the final group standings: all group results must be final."),
@@ -505,6 +516,8 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         warnings += round_robin_meetings(tournament)
     round_ = Round.objects.create(tournament=tournament, number=number, stage=stage, warnings=warnings)
     _save_tables(round_, seated, result.byes)
+    if stage == Round.Stage.KNOCKOUT and is_double_elimination(tournament):
+        key_double_tables(tournament, round_)
     audit_record(
         action="round_generated", tournament=tournament, obj=round_, actor=actor,
         data={"number": number, "tables": len(seated), "byes": list(result.byes), "rematches": result.rematches},

@@ -176,7 +176,7 @@ def tournament_create(
     else:
         knockout_size = None
     schedule_rounds = _schedule_rounds(schedule_rounds, format, profile)
-    if rolling_rounds and not _rolling_format(format, group_count):
+    if rolling_rounds and not _rolling_format(format, group_count, knockout_style):
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
             _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
@@ -242,8 +242,11 @@ def tournament_create(
 GAME_MINUTES_RANGE = gettext_lazy("The game length must be a whole number of minutes from %(low)s to %(high)s.")
 
 
-def _rolling_format(format: str, group_count: int) -> bool:
-    """Formats whose rounds are fixed in advance (round robin, the group phase of stages)."""
+def _rolling_format(format: str, group_count: int, knockout_style: str = "single") -> bool:
+    """Formats whose rounds are fixed in advance (round robin, the group phase of stages), and double
+    elimination (a table starts as soon as both its feeders are done)."""
+    if knockout_style == "double" and format in ("knockout", "stages"):
+        return True
     return format == "round_robin" or (format == "stages" and group_count > 1)
 
 
@@ -332,7 +335,7 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
             value = bool(value)
         elif field == "rolling_rounds":
             value = bool(value)
-            if value and not _rolling_format(tournament.format, tournament.group_count):
+            if value and not _rolling_format(tournament.format, tournament.group_count, tournament.knockout_style):
                 raise TournamentError(
                     ErrorCode.INVALID_INPUT,
                     _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
