@@ -140,3 +140,18 @@ def test_rolling_double_elimination_starts_a_table_when_both_feeders_are_done(or
     services.standings_recompute(tournament_id=tournament.pk)
     assert _places(tournament) == {1: (1, False), 2: (2, False), 3: (3, False), 4: (4, False),
                                    5: (5, True), 6: (5, True)}
+
+
+def test_simulate_tournament_plays_a_double_elimination() -> None:
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("simulate_tournament", "--game", "tac", "--format", "knockout", "--entrants", "12",
+                 "--double-elimination", "--json", stdout=out)
+    figures = json.loads(out.getvalue().strip().splitlines()[-1])
+    # 12 in a bracket of 16: L round 1 all byes; out in L2 (4) share 9-12, L3 and L4 (2 each) 7-8 and
+    # 5-6, then 4, 3, 2, 1
+    assert [row["rank"] for row in figures["final_ranking"]] == [1, 2, 3, 4, 5, 5, 7, 7, 9, 9, 9, 9]
