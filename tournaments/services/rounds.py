@@ -395,7 +395,10 @@ def rounds_planned_derived(tournament: Tournament) -> int | None:
         return tournament.rounds_planned
     if fmt == Tournament.Format.ROUND_ROBIN:
         return _group_rounds(tournament)
-    bracket = tournament_bracket(tournament)
+    try:
+        bracket = tournament_bracket(tournament)
+    except pairing.PairingError:  # a stored seeding the bracket cannot be drawn from
+        return None
     if fmt == Tournament.Format.KNOCKOUT:
         if bracket is not None:
             return len(bracket.rounds)
@@ -428,16 +431,19 @@ def next_round_possible(tournament: Tournament) -> bool:
     Swiss round, after the last round of a round robin at tables of 2 ("Generate round 7" is no longer
     offered after the final)."""
     knockout_rounds = tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).count()
-    if knockout_rounds and is_double_elimination(tournament):
-        drawn = double_bracket(tournament)
-        if drawn is None:
-            return True
-        results, _keys = double_results(tournament, drawn)
-        states = double_elimination.double_elimination_resolve(drawn[0], drawn[1], results)
-        return any(state.state in ("ready", "waiting") for state in states.values())
-    if knockout_rounds:
-        bracket = tournament_bracket(tournament)
-        return bracket is None or knockout_rounds < len(bracket.rounds)
+    try:
+        if knockout_rounds and is_double_elimination(tournament):
+            drawn = double_bracket(tournament)
+            if drawn is None:
+                return True
+            results, _keys = double_results(tournament, drawn)
+            states = double_elimination.double_elimination_resolve(drawn[0], drawn[1], results)
+            return any(state.state in ("ready", "waiting") for state in states.values())
+        if knockout_rounds:
+            bracket = tournament_bracket(tournament)
+            return bracket is None or knockout_rounds < len(bracket.rounds)
+    except pairing.PairingError:  # the generation says what is wrong
+        return True
     played = tournament.rounds.exclude(stage=Round.Stage.KNOCKOUT).count()
     if tournament.format == Tournament.Format.SWISS:
         return played < tournament.rounds_planned
