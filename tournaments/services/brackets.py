@@ -12,6 +12,7 @@ from tournaments import pairing
 from tournaments.models import Result, ResultScore, Round, Table, Tournament
 from tournaments.pairing import double_elimination
 from tournaments.services.tournaments import tournament_profile
+from tournaments.standings.final_ranking import bracket_resolve
 
 KnockoutResults = dict[int, dict[int, tuple[int, ...]]]
 
@@ -66,11 +67,54 @@ def knockout_results(tournament: Tournament) -> KnockoutResults:
         )
         .select_related("table__round")
         .prefetch_related("scores")
-    )
+    )  # the table's bracket_key is read with it
     for result in finals:
         order = tuple(line.entrant_id for line in lines_in_finishing_order(result.scores.all()))
-        results[bracket_round[result.table.round.number]][result.table.number] = order
+        keyed = single_key(result.table.bracket_key)
+        if keyed is not None:  # a rolling knockout: the table says which bracket table it plays
+            results.setdefault(keyed[0], {})[keyed[1]] = order
+        else:
+            results[bracket_round[result.table.round.number]][result.table.number] = order
     return results
+
+
+def single_key(key: str) -> tuple[int, int] | None:
+    """(bracket round, table number) of a rolling single-elimination table's key "K2-1"."""
+    if not key.startswith("K") or "-" not in key:
+        return None
+    round_number, number = key[1:].split("-", 1)
+    return int(round_number), int(number)
+
+
+def rolling_knockout_ready(tournament: Tournament, bracket: pairing.Bracket) -> tuple[list[tuple[str, tuple[int, ...]]], bool]:
+    """Rolling single elimination: the bracket tables whose entrants are all known (their feeders
+    are done), not played and not at a table yet, in bracket order, as (key, entrant ids); and whether
+    any table is still to be played at all."""
+    drawn = set(
+        Table.objects.filter(round__tournament=tournament, round__stage=Round.Stage.KNOCKOUT)
+        .exclude(bracket_key="").values_list("bracket_key", flat=True)
+    )
+    ready: list[tuple[str, tuple[int, ...]]] = []
+    pending = False
+    for resolved_round in bracket_resolve(bracket, knockout_results(tournament)):
+        for table in resolved_round.tables:
+            if table.number is None or table.order is not None:
+                continue
+            pending = True
+            key = f"K{resolved_round.number}-{table.number}"
+            if None not in table.entrant_ids and key not in drawn:
+                ready.append((key, tuple(e for e in table.entrant_ids if e is not None)))
+    return ready, pending
+
+
+def key_single_tables(tournament: Tournament, round_: Round, ready: list[tuple[str, tuple[int, ...]]]) -> None:
+    """Mark each table of a new rolling knockout round with the bracket table it plays."""
+    by_set = {frozenset(ids): key for key, ids in ready}
+    for table in round_.tables.filter(is_bye=False).prefetch_related("seats"):
+        key = by_set.get(frozenset(seat.entrant_id for seat in table.seats.all()), "")
+        if key:
+            table.bracket_key = key
+            table.save(update_fields=["bracket_key"])
 
 
 # --- double elimination (docs/formats.md, Double elimination) ----------------------------------------

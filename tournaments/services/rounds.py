@@ -27,7 +27,9 @@ from tournaments.services.brackets import (
     double_results,
     is_double_elimination,
     key_double_tables,
+    key_single_tables,
     lines_in_finishing_order,
+    rolling_knockout_ready,
     tournament_bracket,
 )
 from tournaments.services.locking import lock_round, lock_tournament
@@ -305,6 +307,8 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
     if is_double_elimination(tournament):
         return _double_round(tournament), Round.Stage.KNOCKOUT
     bracket = _knockout_bracket(tournament, request)
+    if tournament.rolling_rounds:
+        return _rolling_knockout_round(tournament, bracket), Round.Stage.KNOCKOUT
     if len(knockout_rounds) >= len(bracket.rounds):
         return None, Round.Stage.KNOCKOUT
     previous = knockout_rounds[-1]
@@ -315,6 +319,23 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
     return (
         pairing.knockout_next_round(bracket, finished, round_number=len(knockout_rounds)),
         Round.Stage.KNOCKOUT,
+    )
+
+
+def _rolling_knockout_round(tournament: Tournament, bracket: pairing.Bracket) -> pairing.PairingResult | None:
+    """Rolling single elimination: every bracket table whose feeders are done and which is not at a
+    table yet (docs/formats.md, Rolling rounds); None when the bracket is complete."""
+    ready, pending = rolling_knockout_ready(tournament, bracket)
+    if not ready:
+        if pending:
+            raise TournamentError(
+                ErrorCode.ROUND_IN_PROGRESS,
+                _("No table can start yet: every table of the next round waits for a result."),
+            )
+        return None
+    return pairing.PairingResult(
+        tables=tuple(pairing.PairedTable(number=n, entrant_ids=ids) for n, (_key, ids) in enumerate(ready, start=1)),
+        byes=(),
     )
 
 
@@ -441,6 +462,8 @@ def next_round_possible(tournament: Tournament) -> bool:
             return any(state.state in ("ready", "waiting") for state in states.values())
         if knockout_rounds:
             bracket = tournament_bracket(tournament)
+            if bracket is not None and tournament.rolling_rounds:
+                return rolling_knockout_ready(tournament, bracket)[1]
             return bracket is None or knockout_rounds < len(bracket.rounds)
     except pairing.PairingError:  # the generation says what is wrong
         return True
@@ -473,8 +496,10 @@ def rolling_release_allowed(tournament: Tournament) -> bool:
     groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
         tournament.format == Tournament.Format.STAGES and tournament.group_count > 1
     )
-    # double elimination: a knockout round holds every table whose feeders are done
-    knockout = is_double_elimination(tournament) and tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+    # knockouts: a round holds every table whose feeders are done
+    knockout = tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.STAGES) and (
+        tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+    )
     return tournament.rolling_rounds and (groups or knockout)
 
 
@@ -507,7 +532,7 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         if result is None:
             raise TournamentError(ErrorCode.ROUNDS_COMPLETE, _("All rounds of this tournament have been played."))
         if open_rounds and stage == Round.Stage.KNOCKOUT and not (
-            is_double_elimination(tournament) and tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+            tournament.rolling_rounds and tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
         ):
             raise TournamentError(
                 ErrorCode.ROUND_IN_PROGRESS,
@@ -524,6 +549,10 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
     _save_tables(round_, seated, result.byes)
     if stage == Round.Stage.KNOCKOUT and is_double_elimination(tournament):
         key_double_tables(tournament, round_)
+    elif stage == Round.Stage.KNOCKOUT and tournament.rolling_rounds:
+        bracket = tournament_bracket(tournament)
+        if bracket is not None:
+            key_single_tables(tournament, round_, rolling_knockout_ready(tournament, bracket)[0])
     audit_record(
         action="round_generated", tournament=tournament, obj=round_, actor=actor,
         data={"number": number, "tables": len(seated), "byes": list(result.byes), "rematches": result.rematches},

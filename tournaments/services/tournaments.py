@@ -243,9 +243,9 @@ GAME_MINUTES_RANGE = gettext_lazy("The game length must be a whole number of min
 
 
 def _rolling_format(format: str, group_count: int, knockout_style: str = "single") -> bool:
-    """Formats whose rounds are fixed in advance (round robin, the group phase of stages), and double
-    elimination (a table starts as soon as both its feeders are done)."""
-    if knockout_style == "double" and format in ("knockout", "stages"):
+    """Formats whose rounds are fixed in advance (round robin, the group phase of stages), and knockouts
+    (single or double: a table starts as soon as its feeders are done)."""
+    if format in ("knockout", "stages"):  # the knockout rolls: a table starts when its feeders are done
         return True
     return format == "round_robin" or (format == "stages" and group_count > 1)
 

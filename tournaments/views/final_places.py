@@ -30,6 +30,7 @@ from tournaments.services.brackets import (
     double_results,
     is_double_elimination,
     knockout_results,
+    single_key,
     tournament_bracket,
 )
 from tournaments.standings.final_ranking import (
@@ -195,6 +196,8 @@ def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[Bra
         for t in Table.objects.filter(round__in=rounds, is_bye=False).select_related("round")
         .prefetch_related("results__scores")
     }
+    # a rolling knockout: each table says which bracket table it plays
+    keyed = {single_key(t.bracket_key): t for t in tables.values() if single_key(t.bracket_key) is not None}
     seed_of = {entrant_id: seed for seed, entrant_id in enumerate(bracket.seeding, start=1)}
     entrants = {e.pk: e for e in tournament.entrants.all()}
     columns: list[BracketColumn] = []
@@ -209,7 +212,9 @@ def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[Bra
                 continue
             if table.number is None and not [i for i in table.entrant_ids if i is not None]:
                 continue
-            db_table = tables.get((db_round.pk, table.number)) if db_round and table.number else None
+            db_table = keyed.get((resolved_round.number, table.number)) if keyed else (
+                tables.get((db_round.pk, table.number)) if db_round and table.number else None
+            )
             final: Result | None = None
             if db_table is not None:
                 final = next((r for r in db_table.results.all() if r.state in Result.FINAL_STATES), None)
