@@ -179,8 +179,7 @@ def tournament_create(
     if rolling_rounds and not _rolling_format(format, group_count, knockout_style):
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
-              "tournament with groups."),
+            _("Table-by-table release is for a round robin, groups or a knockout, not a Swiss."),
         )
     default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0
     if bye_points is None:
@@ -338,8 +337,7 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
             if value and not _rolling_format(tournament.format, tournament.group_count, tournament.knockout_style):
                 raise TournamentError(
                     ErrorCode.INVALID_INPUT,
-                    _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
-                      "tournament with groups."),
+                    _("Table-by-table release is for a round robin, groups or a knockout, not a Swiss."),
                 )
         elif field == "schedule_rounds":
             value = _schedule_rounds(value, tournament.format, profile)
