@@ -67,7 +67,8 @@ class TournamentOut(serializers.ModelSerializer):
             "forfeit_winner_score", "forfeit_loser_score", "bye_points", "bye_score_for", "bye_score_against",
             "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
             "results_version", "standings_version", "organisers",
-            "placement_matches", "shared_places_by_standings", "dropped_rank_last",
+            "placement_matches", "shared_places_by_standings", "dropped_rank_last", "bye_tiebreak",
+            "knockout_style", "grand_final_reset",
         ]
 
     def get_organisers(self, obj: Tournament) -> list[str]:
@@ -194,6 +195,8 @@ class TournamentListCreateApi(APIView):
         double_round_robin = serializers.BooleanField(default=False)
         knockout_size = serializers.IntegerField(min_value=2, max_value=1024, required=False, allow_null=True)
         knockout_advance = serializers.IntegerField(min_value=1, max_value=9, default=1)
+        knockout_style = serializers.ChoiceField(choices=Tournament.KnockoutStyle.choices, default="single")
+        grand_final_reset = serializers.BooleanField(default=True)
         third_place_match = serializers.BooleanField(default=True)
         first_round = serializers.ChoiceField(choices=Tournament.FirstRound.choices, default="seed")
         avoid_same_club = serializers.BooleanField(default=False)
@@ -211,6 +214,7 @@ class TournamentListCreateApi(APIView):
         placement_matches = serializers.BooleanField(default=False)
         shared_places_by_standings = serializers.BooleanField(default=False)
         dropped_rank_last = serializers.BooleanField(default=True)
+        bye_tiebreak = serializers.ChoiceField(choices=Tournament.ByeTiebreak.choices, default="own_score")
         checkin_required = serializers.BooleanField(default=False)
         schedule_rounds = serializers.IntegerField(min_value=1, max_value=60, required=False, allow_null=True)
         rolling_rounds = serializers.BooleanField(default=False)
@@ -252,6 +256,7 @@ class TournamentDetailApi(APIView):
         placement_matches = serializers.BooleanField(required=False)
         shared_places_by_standings = serializers.BooleanField(required=False)
         dropped_rank_last = serializers.BooleanField(required=False)
+        bye_tiebreak = serializers.ChoiceField(choices=Tournament.ByeTiebreak.choices, required=False)
         checkin_required = serializers.BooleanField(required=False)
         schedule_rounds = serializers.IntegerField(min_value=1, max_value=60, required=False, allow_null=True)
         rolling_rounds = serializers.BooleanField(required=False)

@@ -52,7 +52,10 @@ class TournamentCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     profile = forms.ChoiceField(label=_("Game"), choices=())
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices, initial="swiss")
-    rounds_planned = forms.IntegerField(label=_("Rounds planned"), min_value=1, max_value=100, initial=5)
+    rounds_planned = forms.IntegerField(
+        label=_("Rounds planned"), min_value=1, max_value=100, initial=5, required=False,
+        help_text=_("Swiss rounds (also before a knockout). Round robin, groups and knockout rounds follow from the format."),
+    )
     group_count = forms.IntegerField(
         label=_("Groups"),
         min_value=1,
@@ -175,7 +178,7 @@ class TournamentCreateForm(forms.Form):
             "game": game,
             "variant": json.loads(variant_json),
             "format": data["format"],
-            "rounds_planned": data["rounds_planned"],
+            "rounds_planned": data["rounds_planned"] or 5,
             "group_count": data["group_count"],
             "double_round_robin": data["double_round_robin"],
             "knockout_size": data["knockout_size"],

@@ -89,6 +89,19 @@ class Tournament(models.Model):
     )
     knockout_advance = models.PositiveSmallIntegerField(_("knockout: advancing per table"), default=1)
     third_place_match = models.BooleanField(_("third-place match"), default=True)
+
+    class KnockoutStyle(models.TextChoices):
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
+
+    # Knockout and stages: single or double elimination (tables of 2; docs/formats.md).
+    knockout_style = models.CharField(
+        _("knockout style"), max_length=10, choices=KnockoutStyle.choices, default=KnockoutStyle.SINGLE,
+    )
+    grand_final_reset = models.BooleanField(
+        _("double elimination: grand final reset"), default=True,
+        help_text=_("A win of the losers' bracket champion in the grand final forces a second final."),
+    )
     first_round = models.CharField(_("first round"), max_length=10, choices=FirstRound.choices, default="seed")
     avoid_same_club = models.BooleanField(_("avoid same-club pairings"), default=False)
     random_seed = models.IntegerField(_("random seed"), default=0)
@@ -137,6 +150,15 @@ class Tournament(models.Model):
         help_text=_("Sign-ups beyond this number of entrants go on the waiting list; empty: no limit."),
     )
     self_checkin_open = models.BooleanField(_("self check-in open"), default=False)
+
+    class ByeTiebreak(models.TextChoices):
+        OWN_SCORE = "own_score", _("a game against itself (its own points)")
+        VIRTUAL_OPPONENT = "virtual_opponent", _("FIDE's virtual opponent")
+
+    # How a bye enters Buchholz and median Buchholz (tournaments/standings/compute.py).
+    bye_tiebreak = models.CharField(
+        _("bye in Buchholz"), max_length=20, choices=ByeTiebreak.choices, default=ByeTiebreak.OWN_SCORE,
+    )
 
     # Points scheme: match points by placing at a table (index 0 = first); ties share the mean.
     placing_points = models.JSONField(_("points by placing"), default=list)
@@ -379,6 +401,8 @@ class Table(models.Model):
     physical_table = models.CharField(_("physical table"), max_length=40, blank=True)
     board = models.ForeignKey(Board, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables")
     is_bye = models.BooleanField(default=False)
+    # Double elimination: the bracket table this table plays ("W2-1", "L3-1", "GF"); empty otherwise.
+    bracket_key = models.CharField(max_length=12, blank=True, default="")
 
     class Meta:
         ordering = ["round_id", "number"]

@@ -93,7 +93,8 @@ def test_byes_give_points_but_no_opponent() -> None:
     rows = {r.entrant_id: r for r in compute_standings([1, 2, 5], [duel(1, 1, 2, 8, 3), bye], ["match_points"])}
     assert rows[5].values["match_points"] == 2
     assert rows[5].values["marble_difference"] == 4
-    assert rows[5].values["buchholz"] == 0
+    assert rows[5].values["buchholz"] == 2  # the bye rule: a game against itself (its own 2 points)
+    assert rows[5].values["opponents_match_win_pct"] == 0  # no opponent
     assert rows[5].values["games_won"] == 0
     assert rows[5].games_played == 1
 

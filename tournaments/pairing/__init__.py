@@ -10,6 +10,7 @@ Public API (the contract in the pairing brief; fields and functions may be added
 * :func:`knockout_bracket`, :func:`knockout_next_round` -- single elimination, top K per table,
   third place and optional placement tables; :func:`knockout_places` -- the final places.
 * :func:`stage_knockout` -- the knockout stage after groups or Swiss, from the standings order.
+* :func:`group_knockout_seeding` -- the seeding after groups with teams of one group kept apart.
 * :func:`check_round` -- warnings for a manually edited round.
 * :func:`assign_seats` -- seat order and starting seat, balanced over the tournament.
 
@@ -18,6 +19,8 @@ Errors in the input raise :class:`PairingError` (a ``ValueError``) with a human 
 
 from tournaments.pairing.checks import check_round
 from tournaments.pairing.knockout import (
+    bracket_shape,
+    group_knockout_seeding,
     knockout_bracket,
     knockout_next_round,
     knockout_places,
@@ -41,6 +44,7 @@ from tournaments.pairing.values import (
 )
 
 __all__ = [
+    "bracket_shape",
     "Bracket",
     "BracketRound",
     "BracketSource",
@@ -54,6 +58,7 @@ __all__ = [
     "WarningCode",
     "assign_seats",
     "check_round",
+    "group_knockout_seeding",
     "knockout_bracket",
     "knockout_next_round",
     "knockout_places",

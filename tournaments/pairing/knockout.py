@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
+from tournaments.pairing.group_separation import BracketShape, SeparatedDraw, separate_groups
 from tournaments.pairing.ordering import first_round_order, validate_request
 from tournaments.pairing.seats import assign_seats
 from tournaments.pairing.values import (
@@ -434,12 +435,16 @@ def stage_knockout(
     advance: int = 1,
     third_place: bool = True,
     placements: bool = False,
+    separate: bool = True,
 ) -> Bracket:
     """Knockout of the top ``qualifiers`` of each standings list (one list for Swiss, one per group).
 
     Seeds go by place, then by group: all group winners first (A1, B1, ...), then the runners-up in
     the same group order, and so on; with the standard draw group winners meet runners-up of other
-    groups first (2 groups: A1 v B2, B1 v A2).
+    groups first (2 groups: A1 v B2, B1 v A2). With several lists and ``separate`` (the default) the
+    entrants of one place then change seeds among themselves so that teams of one group meet as late
+    as the bracket allows (`group_knockout_seeding`); ``separate=False`` keeps the plain order (a
+    knockout drawn before the rule, whose first round is already played).
     """
     if qualifiers < 1:
         raise PairingError("At least one entrant per standings list must qualify.")
@@ -453,6 +458,10 @@ def stage_knockout(
     seeded = [group[place] for place in range(qualifiers) for group in standings]
     if len(set(seeded)) != len(seeded):
         raise PairingError("An entrant appears in two standings lists.")
+    if separate and len(standings) > 1:
+        seeded = list(
+            group_knockout_seeding(standings, seeded, table_size=table_size, advance=advance).seeding
+        )
     request = PairingRequest(
         entrants=tuple(
             PairingEntrant(id=entrant_id, seed=seed) for seed, entrant_id in enumerate(seeded, start=1)
@@ -461,6 +470,50 @@ def stage_knockout(
         first_round="seed",
     )
     return knockout_bracket(request, advance=advance, third_place=third_place, placements=placements)
+
+
+def bracket_shape(count: int, *, table_size: int = 2, advance: int = 1) -> BracketShape:
+    """Where each of ``count`` seeds sits in the first round of the standard draw (tree order)."""
+    request = PairingRequest(
+        entrants=tuple(PairingEntrant(id=seed, seed=seed) for seed in range(1, count + 1)),
+        table_size=table_size,
+        first_round="seed",
+    )
+    bracket = knockout_bracket(request, advance=advance, third_place=False)
+    position = [0] * count
+    played = [False] * count
+    for table in bracket.rounds[0].tables:
+        for seed in table.seeds:
+            position[seed - 1] = table.position - 1
+            played[seed - 1] = table.number is not None
+    return BracketShape(tuple(position), tuple(played), table_size // advance, len(bracket.rounds))
+
+
+def group_knockout_seeding(
+    groups: Sequence[Sequence[int]], seeded: Sequence[int], *, table_size: int = 2, advance: int = 1
+) -> SeparatedDraw:
+    """The knockout seeding after groups with teams of one group kept apart (docs/formats.md, Groups).
+
+    ``groups``: each group's entrants in group order; ``seeded``: the qualifiers in seed order (A1,
+    B1, ..., A2, B2, ..., then any best thirds). Entrants of one place in their groups (one tier: the
+    winners, the runners-up, the best thirds ...) trade seeds so that no two of one group meet at the
+    first table either plays when any draw avoids it, then as few as possible share a half, a
+    quarter, ... (`tournaments.pairing.group_separation`).
+
+    >>> group_knockout_seeding([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [1, 4, 7, 2, 5, 8]).seeding
+    (1, 4, 7, 5, 8, 2)
+    """
+    group_of: dict[int, int] = {}
+    tier_of: dict[int, int] = {}
+    for index, group in enumerate(groups):
+        for place, entrant in enumerate(group):
+            group_of[entrant] = index
+            tier_of[entrant] = place
+    missing = [entrant for entrant in seeded if entrant not in group_of]
+    if missing:
+        raise PairingError(f"Entrant {missing[0]} is in no group.")
+    shape = bracket_shape(len(seeded), table_size=table_size, advance=advance)
+    return separate_groups(seeded, group_of, tier_of, shape)
 
 
 def knockout_places(

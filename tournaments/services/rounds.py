@@ -20,13 +20,23 @@ from tournaments import pairing
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, StandingRow, Table, Tournament
 from tournaments.notifications import notify_on_commit
+from tournaments.pairing import double_elimination
 from tournaments.services.audit import audit_record
-from tournaments.services.brackets import lines_in_finishing_order, tournament_bracket
+from tournaments.services.brackets import (
+    double_bracket,
+    double_results,
+    is_double_elimination,
+    key_double_tables,
+    key_single_tables,
+    lines_in_finishing_order,
+    rolling_knockout_ready,
+    tournament_bracket,
+)
 from tournaments.services.locking import lock_round, lock_tournament
 from tournaments.services.results_final import result_finalised
-from tournaments.services.standings import standings_recompute_locked
+from tournaments.services.standings import cross_group_entries, standings_recompute_locked
 from tournaments.services.tournaments import require_organiser, tournament_profile
-from tournaments.standings import StandingEntry, final_ranking
+from tournaments.standings import final_ranking
 
 # Warnings that make an edited round impossible to save (the others are shown and accepted).
 BLOCKING_WARNINGS = {"entrant_twice", "unknown_entrant"}
@@ -218,11 +228,11 @@ def _knockout_bracket(tournament: Tournament, request: pairing.PairingRequest) -
 def _best_of_groups(tournament: Tournament, rows: Sequence[StandingRow], lists: dict[int, list[int]]) -> list[int]:
     by_id = {row.entrant_id: row for row in rows}
     order = tournament.tiebreak_order or ["match_points"]
+    comparable = cross_group_entries(tournament)  # like with like: no byes, same opponents' places
 
     def key(entrant_id: int) -> tuple[float, ...]:
         row = by_id[entrant_id]
-        entry = StandingEntry(entrant_id, row.rank, row.shared_rank, row.games_played, row.values or {})
-        return final_ranking.group_place_key(entry, row.group_rank or 0, order)
+        return final_ranking.group_place_key(comparable[entrant_id], row.group_rank or 0, order)
 
     size = tournament.knockout_size or 2
     needed = -(-size // len(lists))
@@ -234,6 +244,29 @@ def _best_of_groups(tournament: Tournament, rows: Sequence[StandingRow], lists: 
     return final_ranking.best_of_groups(
         [[(entrant_id, key(entrant_id)) for entrant_id in lists[g]] for g in sorted(lists)], size
     )
+
+
+def _group_draw(tournament: Tournament, rows: Sequence[StandingRow], lists: dict[int, list[int]]) -> list[int]:
+    """The knockout seeding after groups, as one list: A1, B1, ..., A2, B2, ... (then the best of the
+    next place when the size is not a multiple of the groups), each place's entrants trading seeds
+    so that teams of one group meet as late as the bracket allows (docs/formats.md, Groups)."""
+    groups = [lists[g] for g in sorted(lists)]
+    size = tournament.knockout_size or 2
+    if size % len(groups):
+        seeded = _best_of_groups(tournament, rows, lists)
+    else:
+        qualifiers = size // len(groups)
+        if any(len(members) < qualifiers for members in groups):
+            raise TournamentError(
+                ErrorCode.PAIRING_INVALID,
+                _("Every group needs at least %(count)s active entrants for this knockout.") % {"count": qualifiers},
+            )
+        seeded = [group[place] for place in range(qualifiers) for group in groups]
+    draw = pairing.group_knockout_seeding(
+        groups, seeded, table_size=tournament_profile(tournament).entrants_per_table,
+        advance=tournament.knockout_advance,
+    )
+    return list(draw.seeding)
 
 
 def _finishing_order(table: Table) -> list[int]:
@@ -259,9 +292,8 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
                 if row.entrant.status != Entrant.Status.DROPPED:
                     lists[row.entrant.group].append(row.entrant_id)
             tournament.knockout_seeding = [lists[g] for g in sorted(lists)]
-            if len(lists) > 1 and (tournament.knockout_size or 2) % len(lists):
-                # best runners-up (or thirds ...) across groups: one seeded list (docs/formats.md, Groups)
-                tournament.knockout_seeding = [_best_of_groups(tournament, rows, lists)]
+            if len(lists) > 1:
+                tournament.knockout_seeding = [_group_draw(tournament, rows, lists)]
         else:
             bracket = pairing.knockout_bracket(
                 request, advance=tournament.knockout_advance, third_place=tournament.third_place_match
@@ -269,8 +301,14 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
             tournament.knockout_seeding = [list(bracket.seeding)]
         tournament.save(update_fields=["knockout_seeding"])
         bracket = _knockout_bracket(tournament, request)
+        if is_double_elimination(tournament):
+            return _double_round(tournament), Round.Stage.KNOCKOUT
         return bracket.first_round, Round.Stage.KNOCKOUT
+    if is_double_elimination(tournament):
+        return _double_round(tournament), Round.Stage.KNOCKOUT
     bracket = _knockout_bracket(tournament, request)
+    if tournament.rolling_rounds:
+        return _rolling_knockout_round(tournament, bracket), Round.Stage.KNOCKOUT
     if len(knockout_rounds) >= len(bracket.rounds):
         return None, Round.Stage.KNOCKOUT
     previous = knockout_rounds[-1]
@@ -281,6 +319,50 @@ def _knockout_round(tournament: Tournament, request: pairing.PairingRequest) -> 
     return (
         pairing.knockout_next_round(bracket, finished, round_number=len(knockout_rounds)),
         Round.Stage.KNOCKOUT,
+    )
+
+
+def _rolling_knockout_round(tournament: Tournament, bracket: pairing.Bracket) -> pairing.PairingResult | None:
+    """Rolling single elimination: every bracket table whose feeders are done and which is not at a
+    table yet (docs/formats.md, Rolling rounds); None when the bracket is complete."""
+    ready, pending = rolling_knockout_ready(tournament, bracket)
+    if not ready:
+        if pending:
+            raise TournamentError(
+                ErrorCode.ROUND_IN_PROGRESS,
+                _("No table can start yet: every table of the next round waits for a result."),
+            )
+        return None
+    return pairing.PairingResult(
+        tables=tuple(pairing.PairedTable(number=n, entrant_ids=ids) for n, (_key, ids) in enumerate(ready, start=1)),
+        byes=(),
+    )
+
+
+def _double_round(tournament: Tournament) -> pairing.PairingResult | None:
+    """The next double-elimination round: every table whose two entrants are known and which has no
+    result yet, in bracket order (docs/formats.md, Double elimination); None when the final is decided."""
+    drawn = double_bracket(tournament)
+    if drawn is None:
+        raise TournamentError(ErrorCode.PAIRING_INVALID, _("The knockout has no seeding yet."))
+    bracket, seeding = drawn
+    results, keys = double_results(tournament, drawn)
+    drawn_keys = set(keys.values())  # already at a table (rolling: still being played)
+    states = double_elimination.double_elimination_resolve(bracket, seeding, results)
+    ready = [match.key for match in bracket.matches if states[match.key].state == "ready" and match.key not in drawn_keys]
+    if not ready:
+        if any(state.state == "ready" for state in states.values()):
+            raise TournamentError(
+                ErrorCode.ROUND_IN_PROGRESS,
+                _("No table can start yet: every table of the next round waits for a result."),
+            )
+        return None
+    return pairing.PairingResult(
+        tables=tuple(
+            pairing.PairedTable(number=number, entrant_ids=tuple(e for e in states[key].entrants if e))
+            for number, key in enumerate(ready, start=1)
+        ),
+        byes=(),
     )
 
 
@@ -307,6 +389,93 @@ def _next_pairing(tournament: Tournament, request: pairing.PairingRequest) -> tu
     return pairing.swiss_pair(request), Round.Stage.MAIN
 
 
+def _group_rounds(tournament: Tournament) -> int | None:
+    """Rounds of the round robin in groups at tables of 2 (the longest group: n - 1 rounds, n when
+    odd; twice that for a double round robin); None at tables of 3 or more without a chosen number."""
+    table_size = tournament_profile(tournament).entrants_per_table
+    if table_size > 2:
+        return tournament.schedule_rounds
+    sizes: dict[int, int] = defaultdict(int)
+    for group in tournament.entrants.exclude(status=Entrant.Status.DROPPED).values_list("group", flat=True):
+        sizes[group or 0] += 1
+    if not sizes:
+        return None
+    longest = max(sizes.values())
+    rounds = longest - 1 if longest % 2 == 0 else longest
+    return rounds * (2 if tournament.double_round_robin else 1)
+
+
+def rounds_planned_derived(tournament: Tournament) -> int | None:
+    """The number of rounds the format plays (docs/formats.md, "The end of an event"): a Swiss its
+    rounds planned; a round robin its schedule; a knockout its bracket; a stage event its first stage
+    (groups: their schedule, Swiss: the rounds planned) plus the knockout of ``knockout_size``.
+    None when it cannot be known yet (tables of 3 or more without a chosen number of rounds)."""
+    profile = tournament_profile(tournament)
+    fmt = tournament.format
+    if fmt == Tournament.Format.SWISS:
+        return tournament.rounds_planned
+    if fmt == Tournament.Format.ROUND_ROBIN:
+        return _group_rounds(tournament)
+    try:
+        bracket = tournament_bracket(tournament)
+    except pairing.PairingError:  # a stored seeding the bracket cannot be drawn from
+        return None
+    if fmt == Tournament.Format.KNOCKOUT:
+        if bracket is not None:
+            return len(bracket.rounds)
+        count = tournament.entrants.exclude(status=Entrant.Status.DROPPED).count()
+        size = count
+    else:
+        size = tournament.knockout_size or 2
+    try:
+        knockout = (
+            len(bracket.rounds) if bracket is not None
+            else pairing.bracket_shape(
+                max(2, size), table_size=profile.entrants_per_table, advance=tournament.knockout_advance
+            ).rounds
+        )
+    except pairing.PairingError:
+        return None
+    if is_double_elimination(tournament):
+        knockout = double_elimination.double_elimination_rounds(
+            double_elimination.double_elimination(max(2, size if bracket is None else len(bracket.seeding)),
+                                                  reset=tournament.grand_final_reset)
+        )
+    if fmt == Tournament.Format.KNOCKOUT:
+        return knockout
+    first = _group_rounds(tournament) if tournament.group_count > 1 else tournament.rounds_planned
+    return None if first is None else first + knockout
+
+
+def next_round_possible(tournament: Tournament) -> bool:
+    """False once the format has played its last round: after the knockout's final, after the last
+    Swiss round, after the last round of a round robin at tables of 2 ("Generate round 7" is no longer
+    offered after the final)."""
+    knockout_rounds = tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).count()
+    try:
+        if knockout_rounds and is_double_elimination(tournament):
+            drawn = double_bracket(tournament)
+            if drawn is None:
+                return True
+            results, _keys = double_results(tournament, drawn)
+            states = double_elimination.double_elimination_resolve(drawn[0], drawn[1], results)
+            return any(state.state in ("ready", "waiting") for state in states.values())
+        if knockout_rounds:
+            bracket = tournament_bracket(tournament)
+            if bracket is not None and tournament.rolling_rounds:
+                return rolling_knockout_ready(tournament, bracket)[1]
+            return bracket is None or knockout_rounds < len(bracket.rounds)
+    except pairing.PairingError:  # the generation says what is wrong
+        return True
+    played = tournament.rounds.exclude(stage=Round.Stage.KNOCKOUT).count()
+    if tournament.format == Tournament.Format.SWISS:
+        return played < tournament.rounds_planned
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        total = _group_rounds(tournament)
+        return total is None or played < total
+    return True
+
+
 def _save_tables(round_: Round, tables: Sequence[pairing.PairedTable], byes: Sequence[int]) -> None:
     for paired in tables:
         table = Table.objects.create(round=round_, number=paired.number)
@@ -327,29 +496,19 @@ def rolling_release_allowed(tournament: Tournament) -> bool:
     groups = tournament.format == Tournament.Format.ROUND_ROBIN or (
         tournament.format == Tournament.Format.STAGES and tournament.group_count > 1
     )
-    return tournament.rolling_rounds and groups
+    # knockouts: a round holds every table whose feeders are done
+    knockout = tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.STAGES) and (
+        tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+    )
+    return tournament.rolling_rounds and (groups or knockout)
 
 
 def rounds_complete(tournament: Tournament) -> bool:
-    """Whether no round is left to generate (read only): the knockout's last round is played, a Swiss
-    has its planned rounds, a round robin's schedule is over. Pages use it not to offer a round after
-    the final; `round_generate` answers `rounds_complete` in the same cases."""
-    knockout_rounds = tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).count()
-    if knockout_rounds:
-        bracket = tournament_bracket(tournament)
-        return bracket is not None and knockout_rounds >= len(bracket.rounds)
-    fmt = tournament.format
-    if fmt in (Tournament.Format.KNOCKOUT, Tournament.Format.STAGES):
-        return False  # the knockout is still to come
-    played = tournament.rounds.count()
-    if fmt == Tournament.Format.SWISS:
-        return played >= tournament.rounds_planned
-    if not played:
-        return False
-    try:
-        return _round_robin_round(tournament, pairing_request_build(tournament), played) is None
-    except (TournamentError, pairing.PairingError):
-        return False
+    """Whether no round is left to generate (read only): the knockout's last round is played (single
+    or double elimination), a Swiss has its planned rounds, a round robin's schedule is over. Pages use
+    it not to offer a round after the final; `round_generate` answers `rounds_complete` in the same
+    cases. One rule, `next_round_possible`, decides both."""
+    return not next_round_possible(tournament)
 
 
 @transaction.atomic
@@ -380,7 +539,9 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         result, stage = _next_pairing(tournament, request)
         if result is None:
             raise TournamentError(ErrorCode.ROUNDS_COMPLETE, _("All rounds of this tournament have been played."))
-        if open_rounds and stage == Round.Stage.KNOCKOUT:
+        if open_rounds and stage == Round.Stage.KNOCKOUT and not (
+            tournament.rolling_rounds and tournament.rounds.filter(stage=Round.Stage.KNOCKOUT).exists()
+        ):
             raise TournamentError(
                 ErrorCode.ROUND_IN_PROGRESS,
                 _("The knockout is drawn from the final group standings: all group results must be final."),
@@ -394,6 +555,12 @@ def round_generate(*, actor: Any, tournament: Tournament) -> Round:
         warnings += round_robin_meetings(tournament)
     round_ = Round.objects.create(tournament=tournament, number=number, stage=stage, warnings=warnings)
     _save_tables(round_, seated, result.byes)
+    if stage == Round.Stage.KNOCKOUT and is_double_elimination(tournament):
+        key_double_tables(tournament, round_)
+    elif stage == Round.Stage.KNOCKOUT and tournament.rolling_rounds:
+        bracket = tournament_bracket(tournament)
+        if bracket is not None:
+            key_single_tables(tournament, round_, rolling_knockout_ready(tournament, bracket)[0])
     audit_record(
         action="round_generated", tournament=tournament, obj=round_, actor=actor,
         data={"number": number, "tables": len(seated), "byes": list(result.byes), "rematches": result.rematches},

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max
 
 from tournaments.models import Entrant, Result, ResultScore, Round, Seat, StandingRow, Tournament
-from tournaments.pairing import PairingError
-from tournaments.services.brackets import knockout_results, tournament_bracket
+from tournaments.pairing import PairingError, double_elimination
+from tournaments.services.brackets import double_bracket, double_results, knockout_results, tournament_bracket
 from tournaments.standings import GameLine, PlayedGame, compute_standings, final_ranking, placing_match_points
 
 
@@ -46,7 +45,7 @@ def _played_games(tournament: Tournament) -> tuple[list[PlayedGame], set[int]]:
         r.pk: r
         for r in Result.objects.filter(table__round__tournament=tournament, state__in=Result.FINAL_STATES)
         .select_related("table__round")
-        .only("pk", "kind", "table__id", "table__is_bye", "table__round__stage")
+        .only("pk", "kind", "table__id", "table__is_bye", "table__round__stage", "table__round__number")
     }
     for line in ResultScore.objects.filter(result_id__in=results).order_by("result_id", "entrant_id"):
         lines_by_result.setdefault(line.result_id, []).append(line)
@@ -66,6 +65,7 @@ def _played_games(tournament: Tournament) -> tuple[list[PlayedGame], set[int]]:
                     max_points=points[0],
                     is_bye=True,
                     score_against_bye=float(tournament.bye_score_against),
+                    round=result.table.round.number,
                 )
             )
             continue
@@ -83,6 +83,7 @@ def _played_games(tournament: Tournament) -> tuple[list[PlayedGame], set[int]]:
                     for line, mp in zip(lines, match_points, strict=True)
                 ),
                 max_points=points[0],
+                round=result.table.round.number,
             )
         )
     return games, knockout_keys
@@ -100,10 +101,13 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
     games, knockout_keys = _played_games(tournament)
     entrants = list(tournament.entrants.values_list("pk", "group", "status"))
     entrant_ids = [pk for pk, _group, _status in entrants]
-    overall = {row.entrant_id: row for row in compute_standings(entrant_ids, games, order)}
+    bye_rule = tournament.bye_tiebreak
+    overall = {row.entrant_id: row for row in compute_standings(entrant_ids, games, order, bye_rule=bye_rule)}
     stage_games = [game for game in games if game.key not in knockout_keys]
     if tournament.format == Tournament.Format.STAGES:
-        stage_rows = {row.entrant_id: row for row in compute_standings(entrant_ids, stage_games, order)}
+        stage_rows = {
+            row.entrant_id: row for row in compute_standings(entrant_ids, stage_games, order, bye_rule=bye_rule)
+        }
     else:
         stage_rows = overall
 
@@ -117,9 +121,12 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
             members[group].add(pk)
         for group, ids in members.items():
             own = [game for game in stage_games if all(line.entrant_id in ids for line in game.lines)]
-            for row in compute_standings(ids, own, order):
+            for row in compute_standings(ids, own, order, bye_rule=bye_rule):
                 group_of[row.entrant_id] = (group, row.rank)
 
+    comparable = (
+        _comparable(group_of, stage_games, order) if grouped else {}
+    )
     try:
         bracket = tournament_bracket(tournament)
     except PairingError:  # a seeding the bracket cannot be drawn from: rank by the standings alone
@@ -130,31 +137,93 @@ def standings_compute(tournament: Tournament) -> tuple[StandingOutcome, ...]:
         row = stage_rows[pk]
         if grouped:
             group_rank = group_of[pk][1]
-            stage.append(final_ranking.StagePlace(pk, group_rank, final_ranking.group_place_key(row, group_rank, order)))
+            stage.append(
+                final_ranking.StagePlace(pk, group_rank, final_ranking.group_place_key(comparable[pk], group_rank, order))
+            )
         elif tournament.format == Tournament.Format.KNOCKOUT and pk in seed_position:
             stage.append(final_ranking.StagePlace(pk, row.rank, (float(seed_position[pk]),)))
         else:
             stage.append(final_ranking.StagePlace(pk, row.rank, (float(row.rank),)))
     knockout = final_ranking.bracket_places(bracket, knockout_results(tournament)) if bracket else None
-    last_round = dict(
-        Seat.objects.filter(round__tournament=tournament).values("entrant_id")
-        .annotate(last=Max("round__number")).values_list("entrant_id", "last")
+    drawn = double_bracket(tournament) if bracket else None
+    if drawn is not None:
+        knockout = _double_places(tournament, drawn)
+    # a table the entrant forfeited by leaving (closed by its own drop) is not a round it played on
+    left_at = set(
+        Result.objects.filter(
+            table__round__tournament=tournament, state__in=Result.FINAL_STATES, closed_by_drop__isnull=False
+        ).values_list("table_id", "closed_by_drop_id")
     )
+    last_round: dict[int, int] = {}
+    seated: set[int] = set()
+    for entrant_id, table_id, number in Seat.objects.filter(round__tournament=tournament).values_list(
+        "entrant_id", "table_id", "round__number"
+    ):
+        seated.add(entrant_id)
+        if (table_id, entrant_id) not in left_at:
+            last_round[entrant_id] = max(last_round.get(entrant_id, 0), number)
+    # no-shows (never at a table nor given a bye) rank last, once anybody has been paired
+    never_paired = {pk for pk in entrant_ids if pk not in seated} if seated else set()
     dropped = {pk for pk, _group, status in entrants if status == Entrant.Status.DROPPED}
     ranking = final_ranking.final_ranking(
         stage=stage, knockout=knockout, order_shared_by_standings=tournament.shared_places_by_standings,
         last_round=last_round, dropped=dropped, dropped_rank_last=tournament.dropped_rank_last,
+        never_paired=never_paired,
     )
     return tuple(
         StandingOutcome(
             entrant_id=line.entrant_id, rank=line.rank, shared_rank=line.shared_rank,
-            games_played=overall[line.entrant_id].games_played, values=stage_rows[line.entrant_id].values,
+            # games played and values of one stage (in a stage event: the stage before the knockout;
+            # the knockout's games are on the bracket), so GP and Pts count the same games
+            games_played=stage_rows[line.entrant_id].games_played, values=stage_rows[line.entrant_id].values,
             decided_by=line.decided_by,
             group=group_of[line.entrant_id][0] if grouped else None,
             group_rank=group_of[line.entrant_id][1] if grouped else None,
         )
         for line in ranking
     )
+
+
+def _double_places(
+    tournament: Tournament, drawn: tuple[double_elimination.DoubleBracket, list[int]]
+) -> dict[int, final_ranking.Placed]:
+    """Double elimination: the decided places; the entrants still in share the places left."""
+    results, _keys = double_results(tournament, drawn)
+    bracket, seeding = drawn
+    decided = double_elimination.double_elimination_places(bracket, seeding, results)
+    taken = {place for best, worst in decided.values() for place in range(best, worst + 1)}
+    open_places = [place for place in range(1, len(seeding) + 1) if place not in taken]
+    placed = {
+        entrant: final_ranking.Placed(entrant, best, worst, final_ranking.KNOCKOUT)
+        for entrant, (best, worst) in decided.items()
+    }
+    for entrant in seeding:
+        if entrant not in placed:
+            placed[entrant] = final_ranking.Placed(entrant, open_places[0], open_places[-1], final_ranking.KNOCKOUT)
+    return placed
+
+
+def _comparable(
+    group_of: Mapping[int, tuple[int, int]], stage_games: list[PlayedGame], order: list[str]
+) -> dict[int, final_ranking.StandingEntry]:
+    groups: dict[int, list[int]] = defaultdict(list)
+    for pk, (group, _rank) in sorted(group_of.items(), key=lambda item: (item[1][1], item[0])):
+        groups[group].append(pk)
+    return final_ranking.comparable_group_entries(groups, stage_games, order)
+
+
+def cross_group_entries(tournament: Tournament) -> dict[int, final_ranking.StandingEntry]:
+    """Every grouped entrant's values for the cross-group rule (byes left out, results against the
+    teams below the smallest group's size left out: `final_ranking.comparable_group_entries`), from
+    the saved group places."""
+    order = tournament.tiebreak_order or ["match_points"]
+    games, knockout_keys = _played_games(tournament)
+    group_of = {
+        entrant_id: (group, group_rank or 0)
+        for entrant_id, group, group_rank in tournament.standing_rows.values_list("entrant_id", "group", "group_rank")
+        if group is not None
+    }
+    return _comparable(group_of, [game for game in games if game.key not in knockout_keys], list(order))
 
 
 def standings_recompute_locked(tournament: Tournament) -> int:

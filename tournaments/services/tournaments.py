@@ -104,6 +104,8 @@ def tournament_create(
     double_round_robin: bool = False,
     knockout_size: int | None = None,
     knockout_advance: int = 1,
+    knockout_style: str = "single",
+    grand_final_reset: bool = True,
     third_place_match: bool = True,
     first_round: str = "seed",
     avoid_same_club: bool = False,
@@ -120,6 +122,7 @@ def tournament_create(
     placement_matches: bool = False,
     shared_places_by_standings: bool = False,
     dropped_rank_last: bool = True,
+    bye_tiebreak: str = "own_score",
     checkin_required: bool = False,
     schedule_rounds: int | None = None,
     rolling_rounds: bool = False,
@@ -153,6 +156,15 @@ def tournament_create(
         knockout_advance, 1, _("Advancing per table must be a whole number from %(low)s to %(high)s."),
         1, profile.entrants_per_table - 1,
     )
+    if knockout_style not in Tournament.KnockoutStyle.values:
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("The knockout style is single or double."))
+    if knockout_style == Tournament.KnockoutStyle.DOUBLE and (
+        format not in ("knockout", "stages") or profile.entrants_per_table != 2 or knockout_advance != 1
+    ):
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("Double elimination is for a knockout (or the knockout of a stages tournament) at tables of 2."),
+        )
     if format == "stages":
         if knockout_size is None:
             raise TournamentError(ErrorCode.INVALID_INPUT, _("A stages tournament needs the knockout size (top N)."))
@@ -164,11 +176,10 @@ def tournament_create(
     else:
         knockout_size = None
     schedule_rounds = _schedule_rounds(schedule_rounds, format, profile)
-    if rolling_rounds and not _rolling_format(format, group_count):
+    if rolling_rounds and not _rolling_format(format, group_count, knockout_style):
         raise TournamentError(
             ErrorCode.INVALID_INPUT,
-            _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
-              "tournament with groups."),
+            _("Table-by-table release is for a round robin, groups or a knockout, not a Swiss."),
         )
     default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0
     if bye_points is None:
@@ -187,6 +198,8 @@ def tournament_create(
         double_round_robin=bool(double_round_robin),
         knockout_size=knockout_size,
         knockout_advance=knockout_advance,
+        knockout_style=knockout_style,
+        grand_final_reset=bool(grand_final_reset),
         third_place_match=bool(third_place_match),
         first_round=first_round,
         avoid_same_club=bool(avoid_same_club),
@@ -203,6 +216,7 @@ def tournament_create(
         placement_matches=bool(placement_matches),
         shared_places_by_standings=bool(shared_places_by_standings),
         dropped_rank_last=bool(dropped_rank_last),
+        bye_tiebreak=_bye_tiebreak(bye_tiebreak),
         checkin_required=bool(checkin_required),
         schedule_rounds=schedule_rounds,
         rolling_rounds=bool(rolling_rounds),
@@ -227,8 +241,11 @@ def tournament_create(
 GAME_MINUTES_RANGE = gettext_lazy("The game length must be a whole number of minutes from %(low)s to %(high)s.")
 
 
-def _rolling_format(format: str, group_count: int) -> bool:
-    """Formats whose rounds are fixed in advance (round robin, the group phase of stages)."""
+def _rolling_format(format: str, group_count: int, knockout_style: str = "single") -> bool:
+    """Formats whose rounds are fixed in advance (round robin, the group phase of stages), and knockouts
+    (single or double: a table starts as soon as its feeders are done)."""
+    if format in ("knockout", "stages"):  # the knockout rolls: a table starts when its feeders are done
+        return True
     return format == "round_robin" or (format == "stages" and group_count > 1)
 
 
@@ -246,15 +263,24 @@ def _schedule_rounds(value: int | None, format: str, profile: GameProfile) -> in
     return _small_int(value, 0, _("Round robin rounds must be a whole number from %(low)s to %(high)s."), 1, 60)
 
 
+def _bye_tiebreak(value: Any) -> str:
+    if value not in Tournament.ByeTiebreak.values:
+        raise TournamentError(
+            ErrorCode.INVALID_INPUT,
+            _("A bye counts in Buchholz as %(choices)s.") % {"choices": ", ".join(Tournament.ByeTiebreak.values)},
+        )
+    return str(value)
+
+
 UPDATABLE = {
     "name", "is_public", "rounds_planned", "venue", "starts_on", "avoid_same_club", "first_round", "random_seed",
     "placing_points", "tiebreak_order", "forfeit_winner_score", "forfeit_loser_score", "bye_points",
-    "placement_matches", "shared_places_by_standings", "dropped_rank_last",
+    "placement_matches", "shared_places_by_standings", "dropped_rank_last", "bye_tiebreak",
     "bye_score_for", "bye_score_against", "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes",
 }
 # Changing these changes the standings of results already played: recompute them.
 AFFECTS_STANDINGS = {"placing_points", "tiebreak_order", "bye_points", "shared_places_by_standings",
-                     "dropped_rank_last"}
+                     "dropped_rank_last", "bye_tiebreak"}
 # These shape the bracket: fixed once the knockout has started.
 BEFORE_KNOCKOUT = {"placement_matches"}
 # These only matter before the first round is generated.
@@ -308,14 +334,15 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
             value = bool(value)
         elif field == "rolling_rounds":
             value = bool(value)
-            if value and not _rolling_format(tournament.format, tournament.group_count):
+            if value and not _rolling_format(tournament.format, tournament.group_count, tournament.knockout_style):
                 raise TournamentError(
                     ErrorCode.INVALID_INPUT,
-                    _("Table-by-table release needs a schedule fixed in advance: a round robin or a stages "
-                      "tournament with groups."),
+                    _("Table-by-table release is for a round robin, groups or a knockout, not a Swiss."),
                 )
         elif field == "schedule_rounds":
             value = _schedule_rounds(value, tournament.format, profile)
+        elif field == "bye_tiebreak":
+            value = _bye_tiebreak(value)
         elif field == "game_minutes":
             value = _small_int(value, profile.game_minutes, str(GAME_MINUTES_RANGE), 1, 1440)
         elif field == "venue":

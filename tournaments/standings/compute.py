@@ -11,13 +11,23 @@ Tiebreaks (codes are stable, used in `Tournament.tiebreak_order`):
 - ``marble_difference``: sum over games of own score minus the mean score of the opponents at the table
   (for two entrants: score for minus score against).
 - ``buchholz``: sum of the match points of every opponent met (an opponent counts once per game).
-- ``median_buchholz``: Buchholz without the best and the worst opponent (when at least 3 opponents).
+  A bye counts as one more opponent (the *bye rule*, ``bye_rule``): ``own_score`` (the default,
+  FIDE's tie-break regulations of 2023: an unplayed round is a game against oneself, worth the bye
+  holder's own final points) or ``virtual_opponent`` (FIDE's virtual opponent, Handbook C.02
+  13.15.2 of 2009: an opponent with the bye holder's points before the round, who lost the round
+  (the maximum minus the bye's points) and drew every later round (half the maximum each)).
+- ``median_buchholz``: Buchholz without the best and the worst value (when at least 3 values,
+  byes included); the low cut takes a bye's value first (FIDE 2023, 14.6: unplayed rounds are cut
+  first), so a bye never lifts its holder above an entrant who played every round.
 - ``sonneborn_berger``: sum over opponents met of their match points, in full when placed ahead of them,
-  half when tied, nothing when placed behind.
+  half when tied, nothing when placed behind (a bye adds nothing: it beat nobody).
 - ``head_to_head``: among entrants still tied on all earlier criteria, 1 per mutual game placed ahead
   of the other, 0.5 per tie.
-- ``opponents_match_win_pct``: mean over opponents of their match-win percentage (match points over
-  the maximum available in their games, at least 1/3), byes excluded.
+- ``opponents_match_win_pct``: mean over opponents of their match-win percentage, byes are no
+  opponent. An opponent's match-win percentage is its match points over the maximum of every round
+  it had, its byes included as won rounds (Wizards of the Coast's tournament rules: a bye is a match
+  win for the player's own percentage), at least 1/3: a bye's points over a maximum that left the
+  bye out gave percentages above 100 %.
 - ``games_won``: games finished first alone (byes excluded). A shared first place is a draw, not a
   win, as in Sonneborn-Berger and head-to-head, which count it as half.
 """
@@ -41,6 +51,7 @@ TIEBREAKS: tuple[str, ...] = (
 DEFAULT_TIEBREAKS_SCORE = ("match_points", "marble_difference", "buchholz", "sonneborn_berger", "head_to_head")
 DEFAULT_TIEBREAKS_PLACING = ("match_points", "buchholz", "median_buchholz", "sonneborn_berger", "games_won")
 OMW_FLOOR = 1 / 3
+BYE_RULES: tuple[str, ...] = ("own_score", "virtual_opponent")
 
 
 class StandingsError(ValueError):
@@ -62,6 +73,7 @@ class PlayedGame:
     max_points: float  # match points of a clear first place (for the match-win percentage)
     is_bye: bool = False
     score_against_bye: float = 0.0  # the score a bye counts as conceded
+    round: int = 0  # the round number (the virtual opponent of a bye needs it; 0: unknown)
 
 
 @dataclass(frozen=True)
@@ -116,14 +128,18 @@ def check_tiebreak_order(order: Sequence[str]) -> None:
 
 
 def compute_standings(
-    entrant_ids: Iterable[int], games: Iterable[PlayedGame], order: Sequence[str]
+    entrant_ids: Iterable[int], games: Iterable[PlayedGame], order: Sequence[str], *, bye_rule: str = "own_score"
 ) -> tuple[StandingEntry, ...]:
     """Rank `entrant_ids` by `order` over the final `games`.
+
+    ``bye_rule``: how a bye enters Buchholz and median Buchholz (module docstring).
 
     Every tiebreak in TIEBREAKS is computed for every row (head-to-head within the final tie groups
     of the criteria before it). Entrants tied on all criteria share a rank and are listed by id.
     """
     check_tiebreak_order(order)
+    if bye_rule not in BYE_RULES:
+        raise StandingsError(f"Unknown bye rule {bye_rule!r}. Known: {', '.join(BYE_RULES)}.")
     ids = sorted(set(entrant_ids))
     # A canonical order (by table key, lines by entrant) makes every float sum, and so the result,
     # independent of the order in which the games were given.
@@ -138,6 +154,7 @@ def compute_standings(
     won: dict[int, int] = defaultdict(int)
     # opponent occurrences: (entrant, opponent, outcome 1 / 0.5 / 0 for entrant)
     meetings: list[tuple[int, int, float]] = []
+    byes: list[tuple[int, PlayedGame, float]] = []  # (entrant, bye, its points)
     for game in games:
         for line in game.lines:
             points[line.entrant_id] += line.match_points
@@ -145,6 +162,8 @@ def compute_standings(
         if game.is_bye:
             for line in game.lines:
                 difference[line.entrant_id] += (line.score or 0.0) - game.score_against_bye
+                available[line.entrant_id] += game.max_points  # a won round of its own percentage
+                byes.append((line.entrant_id, game, line.match_points))
             continue
         alone_first = sum(1 for line in game.lines if line.placing == 1) == 1  # shared: a draw, no win
         for line in game.lines:
@@ -169,6 +188,21 @@ def compute_standings(
         opponent_ids[entrant].append(opponent)
         outcomes[entrant].append((opponent, outcome))
 
+    # a bye's value as an opponent (bye_rule): the holder's own points, or FIDE's virtual opponent
+    bye_values: dict[int, list[float]] = defaultdict(list)
+    last_round = max((game.round for game in games), default=0)
+    for entrant, game, bye_points in byes:
+        if bye_rule == "own_score" or not game.round:
+            bye_values[entrant].append(points[entrant])
+            continue
+        before = sum(
+            line.match_points for other in games if 0 < other.round < game.round
+            for line in other.lines if line.entrant_id == entrant
+        )
+        bye_values[entrant].append(
+            before + (game.max_points - bye_points) + game.max_points / 2 * (last_round - game.round)
+        )
+
     def win_pct(entrant: int) -> float:
         if available[entrant] <= 0:
             return OMW_FLOOR
@@ -176,8 +210,13 @@ def compute_standings(
 
     values: dict[int, dict[str, float]] = {}
     for entrant in ids:
-        opp = sorted(opponent_points[entrant])
-        median = opp[1:-1] if len(opp) >= 3 else opp
+        by_bye = sorted(bye_values[entrant])
+        opp = sorted(opponent_points[entrant] + by_bye)
+        median = opp
+        if len(opp) >= 3:
+            rest = list(opp)
+            rest.remove(by_bye[0] if by_bye else rest[0])  # the low cut takes a bye first
+            median = sorted(rest)[:-1]
         omw = [win_pct(o) for o in opponent_ids[entrant]]
         values[entrant] = {
             "match_points": round(points[entrant], 6),

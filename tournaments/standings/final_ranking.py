@@ -15,6 +15,10 @@ the outcome. The rules (docs/formats.md, "Final places") in short:
    asks for it.
 4. With ``dropped_rank_last`` (the default) a dropped entrant never ranks above, or level with, an
    entrant who played a later round than its own last one; it is moved just below the last of them.
+   A round the entrant forfeited by leaving (its table closed by its drop) is not a round it played
+   (the services leave it out of ``last_round``).
+5. Entrants never paired (no table and no bye in any round: no-shows) rank last, below everybody who
+   was paired, sharing the last places (``never_paired``), whatever the settings.
 
 Each row carries how its place was decided: ``knockout`` (main bracket and third-place table),
 ``placement`` (tables played for lower places) or ``standings``.
@@ -27,7 +31,7 @@ from dataclasses import dataclass
 
 from tournaments.pairing.knockout import MAIN, THIRD_PLACE, knockout_places
 from tournaments.pairing.values import Bracket, BracketSource
-from tournaments.standings.compute import StandingEntry
+from tournaments.standings.compute import PlayedGame, StandingEntry, compute_standings
 
 KNOCKOUT = "knockout"
 PLACEMENT_DECIDED = "placement"
@@ -198,6 +202,64 @@ def group_place_key(entry: StandingEntry, group_rank: int, order: Sequence[str])
     return (float(group_rank), -round(per_game, 6), *rest)
 
 
+def comparable_group_entries(
+    groups: Mapping[int, Sequence[int]], games: Sequence[PlayedGame], order: Sequence[str]
+) -> dict[int, StandingEntry]:
+    """Each entrant's values for the cross-group rule, like compared with like (docs/formats.md).
+
+    ``groups``: group -> its entrants in group order (``group_rank``); ``games``: the group stage's
+    games. Rest rounds (byes) are left out: a bye is not a win. With groups of unequal size, every
+    entrant's results against the teams placed below ``m``-th in its group are left out (``m``: the
+    size of the smallest group, counting the entrants who played a game), as UEFA ranks runners-up
+    and thirds across groups of 5 and 6: everybody is compared over results against the top ``m``.
+
+    >>> from tournaments.standings.compute import GameLine
+    >>> def game(key, winner, loser):
+    ...     return PlayedGame(key, (GameLine(winner, 1, 2.0, 8.0), GameLine(loser, 2, 0.0, 4.0)), 2.0)
+    >>> bye = PlayedGame(9, (GameLine(3, 1, 2.0, 8.0),), 2.0, is_bye=True, score_against_bye=4.0)
+    >>> games = [game(1, 1, 2), game(2, 1, 3), game(3, 2, 3), bye, game(4, 5, 4)]
+    >>> entries = comparable_group_entries({1: [1, 2, 3], 2: [4, 5][::-1]}, games, ["match_points"])
+    >>> entries[3].values["match_points"], entries[3].games_played  # lost to 1 and 2, the bye left out
+    (0.0, 2)
+    >>> entries[2].values["match_points"], entries[2].games_played  # the win over 3 (placed 3rd > m = 2) left out
+    (0.0, 1)
+    """
+    played: dict[int, int] = {}
+    for game in games:
+        if not game.is_bye:
+            for line in game.lines:
+                played[line.entrant_id] = played.get(line.entrant_id, 0) + 1
+    sizes = [sum(1 for e in members if played.get(e)) for members in groups.values()]
+    smallest = min((size for size in sizes if size), default=0)
+    entries: dict[int, StandingEntry] = {}
+    for members in groups.values():
+        member_set = set(members)
+        active = [e for e in members if played.get(e)]
+        below = set(active[smallest:]) if smallest else set()
+        for entrant in members:
+            kept = [
+                game for game in games
+                if not game.is_bye
+                and any(line.entrant_id == entrant for line in game.lines)
+                and all(line.entrant_id in member_set for line in game.lines)
+                and not any(line.entrant_id in below and line.entrant_id != entrant for line in game.lines)
+            ]
+            # the opponents' values (Buchholz ...) from the same kept results of the group
+            pool = [
+                game for game in games
+                if not game.is_bye
+                and all(line.entrant_id in member_set for line in game.lines)
+                and not any(line.entrant_id in below for line in game.lines)
+            ]
+            pool_keys = {game.key for game in pool}
+            rows = compute_standings(members, pool + [g for g in kept if g.key not in pool_keys], order)
+            own = next(row for row in rows if row.entrant_id == entrant)
+            entries[entrant] = StandingEntry(
+                entrant, own.rank, own.shared_rank, sum(1 for _ in kept), own.values
+            )
+    return entries
+
+
 def best_of_groups(groups: Sequence[Sequence[tuple[int, tuple[float, ...]]]], size: int) -> list[int]:
     """The knockout's qualifiers in seed order when ``size`` is not a multiple of the groups.
 
@@ -254,6 +316,7 @@ def final_ranking(
     last_round: Mapping[int, int] | None = None,
     dropped: Collection[int] = (),
     dropped_rank_last: bool = True,
+    never_paired: Collection[int] = (),
 ) -> tuple[FinalRow, ...]:
     """The final ranking (rules 1-4 of the module docstring).
 
@@ -296,6 +359,12 @@ def final_ranking(
 
     if dropped_rank_last and dropped:
         blocks = _dropped_below(blocks, set(dropped), last_round or {})
+    absent = (set(never_paired) & set(by_id)) - set(knockout)
+    if absent:  # rule 5: no-shows last, together
+        for block in blocks:
+            block.members = [m for m in block.members if m not in absent]
+        blocks = [block for block in blocks if block.members]
+        blocks.append(_Block(sorted(absent), STANDINGS))
 
     rows: list[FinalRow] = []
     position = 1

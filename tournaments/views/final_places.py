@@ -23,9 +23,16 @@ from tournaments import permissions
 from tournaments.errors import TournamentError
 from tournaments.forms import FinalPlacesForm
 from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
-from tournaments.pairing import PairingError
+from tournaments.pairing import PairingError, double_elimination
 from tournaments.services import tournament_update
-from tournaments.services.brackets import knockout_results, tournament_bracket
+from tournaments.services.brackets import (
+    double_bracket,
+    double_results,
+    is_double_elimination,
+    knockout_results,
+    single_key,
+    tournament_bracket,
+)
 from tournaments.standings.final_ranking import (
     KNOCKOUT,
     ResolvedRound,
@@ -101,8 +108,78 @@ def _kind_label(bracket_size: int, resolved_round: ResolvedRound, table: Resolve
     return _("Places %(best)s–%(worst)s") % {"best": best, "worst": worst}
 
 
+def double_bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[BracketColumn]:
+    """Double elimination: the winners' bracket rounds, the losers' bracket rounds, the grand final
+    (and its reset) as columns of cards; byes and empty tables are left out."""
+    drawn = double_bracket(tournament)
+    if drawn is None:
+        return []
+    bracket, seeding = drawn
+    results, keys = double_results(tournament, drawn)
+    states = double_elimination.double_elimination_resolve(bracket, seeding, results)
+    rounds = list(tournament.rounds.filter(stage=Round.Stage.KNOCKOUT))
+    if not include_drafts:
+        rounds = [r for r in rounds if r.status != Round.Status.DRAFT]
+    numbers = {r.number for r in rounds}
+    tables = {
+        (t.round.number, t.number): t
+        for t in Table.objects.filter(round__in=rounds, is_bye=False).select_related("round")
+        .prefetch_related("results__scores")
+    }
+    table_of = {key: tables.get(place) for place, key in keys.items() if place[0] in numbers}
+    seed_of = {entrant_id: seed for seed, entrant_id in enumerate(seeding, start=1)}
+    entrants = {e.pk: e for e in tournament.entrants.all()}
+    columns: dict[tuple[str, int], BracketColumn] = {}
+    for match in bracket.matches:
+        state = states[match.key]
+        if state.state in ("empty", "skipped"):
+            continue
+        if match.bracket == double_elimination.WINNERS:
+            name = _("Winners' bracket, round %(number)s") % {"number": match.round}
+        elif match.bracket == double_elimination.LOSERS:
+            name = _("Losers' bracket, round %(number)s") % {"number": match.round}
+        else:
+            name = _("Grand final") if match.key == "GF" else _("Grand final, reset")
+        column = columns.setdefault((match.bracket, match.round), BracketColumn(name=name, round=None))
+        db_table = table_of.get(match.key)
+        final = next((r for r in db_table.results.all() if r.state in Result.FINAL_STATES), None) if db_table else None
+        scores = {line.entrant_id: line for line in final.scores.all()} if final else {}
+        slots = []
+        for entrant_id, source in zip(state.entrants, match.sources, strict=True):
+            known = entrant_id not in (None, double_elimination.NOBODY)
+            label = ""
+            if entrant_id is None:
+                label = (_("Winner of %(table)s") if source.kind == "winner" else _("Loser of %(table)s")) % {
+                    "table": source.key}
+            elif not known:
+                continue  # the empty side of a bye
+            slots.append(BracketSlot(
+                entrant=entrants.get(entrant_id) if known else None,  # type: ignore[arg-type]
+                seed=seed_of.get(entrant_id) if known else None,  # type: ignore[arg-type]
+                source=label,
+                score=scores.get(entrant_id) if known else None,  # type: ignore[arg-type]
+                place=(1 if state.winner == entrant_id else 2) if state.state == "done" else None,
+            ))
+        column.cards.append(BracketCard(
+            label=match.key if db_table is None else _("%(key)s · table %(number)s") % {
+                "key": match.key, "number": db_table.number},
+            kind_label=_("Bye") if state.state == "bye" else "",
+            decided_by=KNOCKOUT,
+            slots=slots,
+            table=db_table,
+            final=final is not None or state.state == "bye",
+            record_table_id=db_table.pk if db_table is not None and final is not None else None,
+        ))
+    return list(columns.values())
+
+
 def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[BracketColumn]:
     """The bracket as columns of cards (empty before the knockout is drawn)."""
+    if is_double_elimination(tournament):
+        try:
+            return double_bracket_columns(tournament, include_drafts=include_drafts)
+        except PairingError:
+            return []
     try:
         bracket = tournament_bracket(tournament)
     except PairingError:
@@ -116,8 +193,11 @@ def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[Bra
     round_by_index = dict(enumerate(rounds, start=1))
     tables = {
         (t.round_id, t.number): t
-        for t in Table.objects.filter(round__in=rounds, is_bye=False).prefetch_related("results__scores")
+        for t in Table.objects.filter(round__in=rounds, is_bye=False).select_related("round")
+        .prefetch_related("results__scores")
     }
+    # a rolling knockout: each table says which bracket table it plays
+    keyed = {single_key(t.bracket_key): t for t in tables.values() if single_key(t.bracket_key) is not None}
     seed_of = {entrant_id: seed for seed, entrant_id in enumerate(bracket.seeding, start=1)}
     entrants = {e.pk: e for e in tournament.entrants.all()}
     columns: list[BracketColumn] = []
@@ -132,7 +212,9 @@ def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[Bra
                 continue
             if table.number is None and not [i for i in table.entrant_ids if i is not None]:
                 continue
-            db_table = tables.get((db_round.pk, table.number)) if db_round and table.number else None
+            db_table = keyed.get((resolved_round.number, table.number)) if keyed else (
+                tables.get((db_round.pk, table.number)) if db_round and table.number else None
+            )
             final: Result | None = None
             if db_table is not None:
                 final = next((r for r in db_table.results.all() if r.state in Result.FINAL_STATES), None)

@@ -46,6 +46,7 @@ from tournaments.services.entrants import (
 from tournaments.services.groups import draw_summary, groups_draw, groups_fixed, has_groups
 from tournaments.services.rounds import (
     meetings_message,
+    next_round_possible,
     playing_entrants,
     rolling_release_allowed,
     round_edit,
@@ -53,6 +54,7 @@ from tournaments.services.rounds import (
     round_publish,
     round_tables_as_lists,
     rounds_complete,
+    rounds_planned_derived,
 )
 from tournaments.services.tournaments import (
     tournament_create,
@@ -149,8 +151,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "can_generate": draft is None
             and (not published or rolling)
             and not complete
-            and tournament.status != Tournament.Status.FINISHED,
+            and tournament.status != Tournament.Status.FINISHED
+            and next_round_possible(tournament),
             "rounds_complete": complete and tournament.status != Tournament.Status.FINISHED,
+            "rounds_derived": rounds_planned_derived(tournament),
             "rolling": rolling,
             "meetings": schedule_meetings(tournament) if tournament.status != Tournament.Status.FINISHED else [],
             "can_finish": bool(rounds)

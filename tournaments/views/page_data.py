@@ -210,6 +210,30 @@ class StandingsLine:
         return mark_safe("".join(f'<td class="num">{html.escape(str(v))}</td>' for v in self.values))  # noqa: S308
 
 
+def bye_notes(tournament: Tournament, columns: list[StandingsColumn]) -> list[tuple[Any, str]]:
+    """How a bye entered each value of the standings (the page's legend; tournaments/standings/compute.py),
+    for the columns shown; empty when no round had a bye."""
+    if not Table.objects.filter(round__tournament=tournament, is_bye=True).exists():
+        return []
+    buchholz = (
+        _("a game against itself: its own points (FIDE 2023); cut first in median Buchholz")
+        if tournament.bye_tiebreak == Tournament.ByeTiebreak.OWN_SCORE
+        else _("FIDE's virtual opponent: its points before the round, the round lost, a draw in every later "
+               "round; cut first in median Buchholz")
+    )
+    texts: dict[str, str] = {
+        "match_points": str(_("%(points)s points and a game played (GP)") % {"points": f"{tournament.bye_points:g}"}),
+        "marble_difference": str(_("a game won %(for)s:%(against)s") % {
+            "for": tournament.bye_score_for, "against": tournament.bye_score_against}),
+        "buchholz": str(buchholz),
+        "median_buchholz": str(buchholz),
+        "sonneborn_berger": str(_("nothing (no opponent was beaten)")),
+        "opponents_match_win_pct": str(_("no opponent; an opponent's own byes count as rounds won")),
+        "games_won": str(_("not a game won")),
+    }
+    return [(column.short, texts[column.code]) for column in columns if column.code in texts]
+
+
 def standings_lines(
     rows: list[StandingRow], columns: list[StandingsColumn], *, slug: str | None = None
 ) -> list[StandingsLine]:

@@ -19,6 +19,7 @@ from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
 from tournaments.services.groups import draw_summary, has_groups
 from tournaments.views.page_data import (
+    bye_notes,
     entrant_ids_of_user,
     entrant_table_views,
     export_links,
@@ -149,7 +150,8 @@ class _StandingsPage:
             groups = group_standings(rows if paging is None else list(rows_qs), columns, slug=self.tournament.slug) \
                 if self.tournament.group_count > 1 else []
             self._done = {"columns": columns, "paging": paging, "groups": groups,
-                          "lines": standings_lines(rows, columns, slug=self.tournament.slug)}
+                          "lines": standings_lines(rows, columns, slug=self.tournament.slug),
+                          "bye_notes": bye_notes(self.tournament, columns)}
         return self._done
 
 
@@ -174,6 +176,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "showing_all": number == "all",
             "standings_stale": tournament.standings_version < tournament.results_version,
             "groups": SimpleLazyObject(lambda: data.load()["groups"]),
+            "bye_notes": SimpleLazyObject(lambda: data.load()["bye_notes"]),
             "has_bracket": bool(tournament.knockout_seeding),
             # read only when the content is rendered: a cached page runs the tournament query alone
             "standings_after": SimpleLazyObject(lambda: standings_after(tournament)),

@@ -51,6 +51,8 @@ class Command(BaseCommand):
         parser.add_argument("--first-round", choices=["seed", "rating", "random"], default="seed")
         parser.add_argument("--seed", type=int, default=1, help="random seed for the results")
         parser.add_argument("--json", action="store_true", help="print only the JSON line")
+        parser.add_argument("--double-elimination", action="store_true",
+                            help="knockout / stages: double elimination (tables of 2)")
         parser.add_argument("--placement-matches", action="store_true",
                             help="knockout / stages: play for every place (5-8, 9-12, ...)")
         parser.add_argument("--public", action="store_true",
@@ -88,6 +90,7 @@ class Command(BaseCommand):
                 if fmt == "stages" else None, first_round=options["first_round"], random_seed=options["seed"],
                 is_public=False, placement_matches=options["placement_matches"],
                 schedule_rounds=options["schedule_rounds"],
+                knockout_style="double" if options["double_elimination"] else "single",
             )
             self._register(tournament, actor, count, profile.players_per_entrant)
             report = tournament_simulate(
