@@ -152,7 +152,6 @@ def describe_texts() -> dict[str, str]:
         "field_after": _("1 field after the start"),
         "fields_after": _("{n} fields after the start"),
         "in_home": _("in home {slot}"),
-        "and": _(", "),
         "marble": _("marble {where}"),
         # Translators: a marble's move, e.g. "marble 3 fields after the start, 7 forward into home 2".
         "forward": _("{marble}, {n} forward {to}"),
