@@ -5,7 +5,8 @@
    keyboard user starts again at the top and a screen reader says nothing. After each swap this script
    - moves the focus to the next thing to do inside the new content: an element marked
      [data-focus-next], else (scoresheet) the first tap, the first field of a deal form, the finish
-     button, else the first enabled button or link of the new content, else its heading;
+     button, else the first enabled button of the new content (a row's actions), else its first link
+     or field, else its heading;
    - says in the page's polite live region (#live-status, base.html) what happened: the new content's
      [data-announce] text, or for the scoresheet its last entry and whose turn it is.
    Pages loaded normally are left alone (no focus moves on load). */
@@ -84,8 +85,8 @@
     }
     if (announced) announce(announced.getAttribute("data-announce"));
     if (moveFocus) {
-      focus(first(fresh, "[data-focus-next]") || first(fresh, "button, a[href], input:not([type=hidden]), select")
-        || fresh.querySelector("h1, h2, h3") || fresh);
+      focus(first(fresh, "[data-focus-next]") || first(fresh, "button")
+        || first(fresh, "a[href], input:not([type=hidden]), select") || fresh.querySelector("h1, h2, h3") || fresh);
     }
   });
 })();
