@@ -8,7 +8,8 @@
      button, else the first enabled button of the new content (a row's actions), else its first link
      or field, else its heading;
    - says in the page's polite live region (#live-status, base.html) what happened: the new content's
-     [data-announce] text, or for the scoresheet its last entry and whose turn it is.
+     [data-announce] text, or for the scoresheet the last move in words (or the card chosen so far)
+     and whose turn it is.
    Pages loaded normally are left alone (no focus moves on load). */
 (function () {
   "use strict";
@@ -56,9 +57,12 @@
   function scoresheetMessage(sheet) {
     var parts = [];
     var last = sheet.querySelector("[data-testid=last]");
+    var words = sheet.querySelector(".board-words .move-words");
     var status = sheet.querySelector("[data-testid=status]");
     var path = sheet.querySelector(".sheet-path strong");
+    // A card chosen: the choice so far; an entry made: the move in words (games.replay.describe), else its label.
     if (path) parts.push(text(path));
+    else if (words) parts.push(text(words) + ".");
     else if (last) parts.push(text(last));
     if (status) parts.push(text(status));
     return parts.join(" ");

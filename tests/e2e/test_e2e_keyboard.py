@@ -113,7 +113,8 @@ def test_keyboard_only_scoresheet_entry_keeps_focus_and_announces(
         # never dropped to <body>: on the next tap to make (the next turn's cards after the entry)
         assert focused and focused["inTaps"] and focused["tag"] in ("a", "button"), (depth, focused)
     message = _live(page)
-    assert "Last entry:" in message and "plays." in message, message
+    move_words = page.locator(".board-words .move-words").inner_text()
+    assert message.startswith(move_words) and "plays." in message, message  # the move in words, then whose turn
     to_move = page.locator("[data-testid=status]").inner_text()
     whose_turn = re.search(r"([^\n]+?) \(seat \d\) plays\.", to_move)
     assert whose_turn and f"{whose_turn.group(1)} (seat" in message, (to_move, message)
@@ -152,3 +153,95 @@ def test_keyboard_drop_and_undo_drop_keep_focus_on_the_row(live_server: Any, bro
     assert focused and focused["row"] == row and focused["tag"] == "button", focused
     page.wait_for_function("(t) => document.getElementById('live-status').textContent === t",
                            arg=f"{entrant.name}: Registered")
+
+
+DESCRIBED = """() => { const e = document.activeElement; if (!e) return '';
+  const ids = (e.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+  return ids.map((id) => (document.getElementById(id) || {}).textContent || '').join(' ').trim(); }"""
+
+
+def _heard(page: Any) -> str:
+    """What a screen reader says on the focused element: its role and name (Playwright's aria snapshot of
+    the element) and its description."""
+    snapshot = page.locator(":focus").aria_snapshot().splitlines()[0].lstrip("- ").rstrip(":")
+    description = page.evaluate(DESCRIBED)
+    return snapshot + (f" — {description}" if description else "")
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_keyboard_walk_of_a_whole_tac_deal(live_server: Any, browser_page: Any, settings: Any) -> None:  # noqa: F811
+    """A whole first deal of TAC on the scoresheet by keyboard: after every entry the focus is on the next
+    thing to do and the live region speaks. With A11Y_WALK=<file> the transcript (what a screen-reader user
+    hears at each step) is written there as a Markdown table (docs/accessibility.md shows one)."""
+    import os
+
+    from django.contrib.auth import get_user_model
+    from django.utils import translation
+
+    from games.models import Scoresheet
+    from games.scoresheet_choices import entry_steps
+    from tests.games.conftest import random_record, relabel
+    from tests.games.scoresheet_support import public_entries
+    from tests.tournaments.conftest import make_tournament, published_round, seated_entrants
+
+    settings.SCORESHEET_THROTTLE_RATE = "100000/min"
+    organiser = get_user_model().objects.create_user("walker", password=PASSWORD)
+    tournament = make_tournament(organiser, game="tac", entrants=2, name="Walk Cup")
+    table = published_round(organiser, tournament).tables.get(number=1)
+    record = relabel(random_record("tac", {}, seed=21), table)
+    deal = record["deals"][0]
+    entries = public_entries({"deals": [deal]})
+    page = browser_page
+    page.goto(f"{live_server.url}/report/{seated_entrants(table)[0].report_token}/tables/{table.pk}/scoresheet/")
+    walk: list[tuple[str, str, str]] = []
+
+    def after_swap(version: int | None = None, depth: int | None = None) -> None:
+        if version is not None:
+            page.wait_for_function("(v) => document.querySelector('#sheet').dataset.version === String(v)", arg=version)
+        if depth is not None:
+            page.wait_for_function("(d) => (document.querySelector('#sheet').dataset.path || '').split('|')"
+                                   ".filter(Boolean).length === d", arg=depth)
+        focused = _focus_after_swap(page)
+        assert focused and focused["inSheet"], (len(walk), focused)
+
+    page.locator(f"input[name=dealer][value='{deal['dealer']}']").check()
+    _tab_to(page, lambda f: f["testid"] == "start")
+    walk.append(("Enter on “Start”", "", ""))
+    page.keyboard.press("Enter")
+    after_swap(version=1)
+    walk[-1] = (walk[-1][0], _heard(page), _live(page))
+    with translation.override("en"):
+        for entry in entries:
+            version = _version(page)
+            if "card" not in entry:
+                kind = "announce" if "announce" in entry else "exchange"
+                for seat, value in enumerate(entry[kind]):
+                    if kind == "announce" and value:
+                        page.locator(f"[data-testid=announce-{seat}-yes]").check()
+                    elif kind == "exchange" and value is not None:
+                        page.locator(f"[data-testid=exchange-{seat}]").select_option(value)
+                _tab_to(page, lambda f, kind=kind: f["testid"] == kind)
+                label = page.evaluate(FOCUSED)["text"]
+                page.keyboard.press("Enter")
+                after_swap(version=version + 1)
+                walk.append((f"Enter on “{label}”", _heard(page), _live(page)))
+                continue
+            steps = entry_steps(entry)
+            for depth, step in enumerate(steps):
+                last = depth == len(steps) - 1
+                wanted = {step.label, f"{step.label} (done)"} if last else {step.label}
+                _tab_to(page, lambda f, wanted=wanted: f["inTaps"] and f["text"] in wanted)
+                label = page.evaluate(FOCUSED)["text"]
+                page.keyboard.press("Enter")
+                after_swap(version=version + 1 if last else None, depth=None if last else depth + 1)
+                walk.append((f"Enter on “{label}”", _heard(page), _live(page)))
+    assert Scoresheet.objects.get(table=table).state["entries"] == entries
+    assert all(heard and said for _, heard, said in walk)
+    out = os.environ.get("A11Y_WALK")
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write("| # | Key | Focus lands on (role, name — description) | Live region says |\n|---|---|---|---|\n")
+            for number, (key, heard, said) in enumerate(walk, 1):
+                cells = [c.replace("|", "\\|").replace("\n", " ") for c in (key, heard, said)]
+                handle.write(f"| {number} | {cells[0]} | {cells[1]} | {cells[2]} |\n")
