@@ -110,6 +110,7 @@ def _page_kinds(client: Any, seeds: dict[str, str]) -> dict[str, str]:
 
 
 @pytest.mark.e2e
+@pytest.mark.timeout(1800)  # about 320 page loads: 100 s idle, 240 s with two cores shared by eight
 @pytest.mark.django_db(transaction=True)
 def test_every_page_kind_passes_axe_in_every_language_and_width(
     live_server: Any, browser_page: Any, settings: Any  # noqa: F811
