@@ -5,17 +5,20 @@
    keyboard user starts again at the top and a screen reader says nothing. After each swap this script
    - moves the focus to the next thing to do inside the new content: an element marked
      [data-focus-next], else (scoresheet) the first tap, the first field of a deal form, the finish
-     button, else the first enabled button of the new content (a row's actions), else its first link
-     or field, else its heading;
+     button; elsewhere the new twin of the control that had the focus (same id or data-nav: the
+     replay's "next step"), else the first enabled button of the new content (a row's actions), else
+     its first link or field, else its heading;
    - says in the page's polite live region (#live-status, base.html) what happened: the new content's
-     [data-announce] text, or for the scoresheet the last move in words (or the card chosen so far)
+     [data-announce] text, else its role=status notice, or for the scoresheet the last move in words (or the card chosen so far)
      and whose turn it is.
-   Pages loaded normally are left alone (no focus moves on load). */
+   Pages loaded normally are left alone (no focus moves on load). A round's whole-round entry moves on to
+   the next table itself (round_entry.js, whose handler runs after this one). */
 (function () {
   "use strict";
 
   var swappedId = null;
   var hadFocusInside = false;
+  var focusKey = null;  // the focused control's id or data-nav, to find its twin in the new content
 
   function text(el) {
     return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
@@ -73,6 +76,12 @@
     swappedId = target && target.id ? target.id : null;
     hadFocusInside = !!(target && document.activeElement && target.contains(document.activeElement))
       || !!(target && event.detail.requestConfig && target.contains(event.detail.requestConfig.elt));
+    var active = document.activeElement;
+    focusKey = null;
+    if (active && target && target.contains(active)) {
+      if (active.getAttribute("data-nav")) focusKey = '[data-nav="' + active.getAttribute("data-nav") + '"]';
+      else if (active.id) focusKey = "#" + (window.CSS && CSS.escape ? CSS.escape(active.id) : active.id);
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -88,8 +97,13 @@
       return;
     }
     if (announced) announce(announced.getAttribute("data-announce"));
+    else {
+      var status = fresh.querySelector("[role=status]");
+      if (status) announce(text(status));
+    }
+    var twin = focusKey ? first(fresh, focusKey) : null;  // e.g. the replay's "next step" after a step
     if (moveFocus) {
-      focus(first(fresh, "[data-focus-next]") || first(fresh, "button")
+      focus(twin || first(fresh, "[data-focus-next]") || first(fresh, "button")
         || first(fresh, "a[href], input:not([type=hidden]), select") || fresh.querySelector("h1, h2, h3") || fresh);
     }
   });

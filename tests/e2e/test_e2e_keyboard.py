@@ -245,3 +245,33 @@ def test_keyboard_walk_of_a_whole_tac_deal(live_server: Any, browser_page: Any, 
             for number, (key, heard, said) in enumerate(walk, 1):
                 cells = [c.replace("|", "\\|").replace("\n", " ") for c in (key, heard, said)]
                 handle.write(f"| {number} | {cells[0]} | {cells[1]} | {cells[2]} |\n")
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_keyboard_replay_next_step_keeps_the_focus_and_the_words_follow(
+    live_server: Any, browser_page: Any  # noqa: F811
+) -> None:
+    """Enter on the replay's "Next step" swaps the step (htmx): the focus stays on the new "Next step", and the
+    board in words beside the picture follows the step."""
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    from games.services import record_submit
+    from tests.games.conftest import one_table_tournament, random_record, relabel
+
+    organiser = get_user_model().objects.create_user("replayer", password=PASSWORD)
+    tournament, table = one_table_tournament(organiser, "tac", {}, name="Replay Keys Cup")
+    record = record_submit(table=table, actor=organiser, data=json.dumps(relabel(random_record("tac", {}, seed=3), table)),
+                           source="api")
+    page = browser_page
+    page.goto(f"{live_server.url}/t/{tournament.slug}/records/{record.pk}/?step=5#replay")
+    before = page.locator("[data-testid=board-words]").inner_text()
+    _tab_to(page, lambda f: page.evaluate("document.activeElement.dataset.nav || ''") == "next")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#replay-step').dataset.step === '6'")
+    _focus_after_swap(page)
+    assert page.evaluate("document.activeElement.dataset.nav") == "next"
+    after = page.locator("[data-testid=board-words]").inner_text()
+    assert after != before and "in the prefield" in after
