@@ -188,7 +188,7 @@ LOGOUT_REDIRECT_URL = "/"
 # Internationalisation: German, French and English; the language comes from the URL-less
 # LocaleMiddleware (session/cookie set by the language switcher, then Accept-Language).
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
-LANGUAGES = [("de", _("German")), ("fr", _("French")), ("en", _("English"))]
+LANGUAGES = [("de", _("German")), ("fr", _("French")), ("en", _("English")), ("he", _("Hebrew"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Zurich")
 USE_I18N = True

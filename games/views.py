@@ -33,6 +33,7 @@ from games import permissions as game_permissions
 from games.forms import RecordsImportForm, RecordSubmitForm
 from games.models import GameRecord, ImportBatch
 from games.replay import render_svg
+from games.replay.describe import describe_move, describe_position
 from games.selectors import batch_progress, record_visible_or_404, records_for_table, records_for_tournament
 from games.services import engine_version, record_submit, records_import
 from rules.core.trace import trace_bytes
@@ -132,6 +133,41 @@ def record_replay(record: GameRecord) -> Replay:
     if outline is None:
         outline, chunks = _trace_and_store(record, key)
     return Replay(key=key, record=record, chunks=chunks, **outline)
+
+
+def describe_texts() -> dict[str, str]:
+    """The words of the board's text description (games.replay.describe) in the visitor's language."""
+    return {
+        "seat": _("Seat {n}"),
+        # Translators: one player's marbles, e.g. "Julia: 2 in the prefield; on the track 3 fields after the start."
+        "line": _("{name}: {parts}."),
+        "plays": _("{name} plays next."),
+        "over": _("The game is over."),
+        "prefield": _("{n} in the prefield"),
+        "track": _("on the track {where}"),
+        "no_track": _("none on the track"),
+        "home": _("in home {slots}"),
+        "on_start": _("on the start field"),
+        "protected": _("on the start field (protected)"),
+        "field_after": _("1 field after the start"),
+        "fields_after": _("{n} fields after the start"),
+        "in_home": _("in home {slot}"),
+        "marble": _("marble {where}"),
+        # Translators: a marble's move, e.g. "marble 3 fields after the start, 7 forward into home 2".
+        "forward": _("{marble}, {n} forward {to}"),
+        "backward": _("{marble}, {n} back {to}"),
+        "to_home": _("into home {slot}"),
+        "to_field": _("to {where}"),
+        "enter": _("a marble from the prefield onto the start field"),
+        "swap": _("{first} swaps places with {second}"),
+        # Translators: a marble of another player, e.g. "Julia's marble 3 fields after the start".
+        "owned": _("{owner}'s {marble}"),
+        "strike": _("strikes {marble}"),
+        "skip": _("skips the next player"),
+        "discard": _("discards the card"),
+        "move": _("{name}: {card}, {what}"),
+        "then": _("{first}; then {second}"),
+    }
 
 
 def svg_labels() -> dict[str, str]:
@@ -351,6 +387,7 @@ def _step_context(
         action = step.get("action")
     snapshot = replay.snapshot(shown)
     svg = render_svg(snapshot, highlight=highlight, seat_names=names, labels=svg_labels())
+    texts = describe_texts()
     hands: list[dict[str, Any]] = []
     if snapshot.get("kind") == "marbles":
         for seat, cards in enumerate(snapshot.get("hands") or []):
@@ -365,6 +402,9 @@ def _step_context(
         "failing": failing,
         "error": error if failing else None,
         "svg": mark_safe(svg),  # noqa: S308 - every text in it is escaped by games.replay
+        "position_words": describe_position(snapshot, names, texts),
+        "move_words": describe_move(action if isinstance(action, dict) else None, snapshot, names, texts,
+                                    after=not failing),
         "hands": hands,
         "card_played": _card_played(action),
         "acting_seat": (action or {}).get("seat") if isinstance(action, dict) else None,

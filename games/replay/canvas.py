@@ -11,7 +11,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 # Okabe-Ito, a palette that stays distinguishable for the common colour-vision deficiencies.
-# Every marble also carries its seat number, so colour is never the only cue.
+# Colour is never the only cue: every marble carries its seat number (black or white, whichever has the
+# higher WCAG contrast on the fill: at least 5.2:1) and each seat has its own marble shape
+# (SEAT_SHAPES); every marble is outlined in INK (at least 12:1 against the board).
 SEAT_COLOURS: tuple[str, ...] = (
     "#0072B2",  # blue
     "#E69F00",  # orange
@@ -28,6 +30,21 @@ INK = "#1d2430"
 MUTED = "#5b6575"
 LINE = "#b9c1cc"
 BOARD = "#f3ead8"
+# The outline of the holes a player counts along (ring fields, home slots, prefield spots): 4.1:1 against
+# the board and 4.9:1 against a hole's white fill (WCAG 1.4.11 asks 3:1).
+HOLE_LINE = "#7a6f5c"
+# A seat's marble shape: (corners, rotation in degrees); 0 corners is a circle. Seats told apart by
+# shape as well as by colour and number (1.4.1 Use of Color).
+SEAT_SHAPES: tuple[tuple[int, float], ...] = (
+    (0, 0),  # circle
+    (4, 45),  # square
+    (4, 0),  # diamond
+    (3, 0),  # triangle
+    (6, 0),  # hexagon
+    (3, 180),  # triangle pointing down
+    (5, 0),  # pentagon
+    (8, 22.5),  # octagon
+)
 
 DEFAULT_LABELS: dict[str, str] = {
     "seat": "Seat {n}",
@@ -80,14 +97,46 @@ def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+def relative_luminance(colour: str) -> float:
+    """WCAG 2.1 relative luminance of a #rrggbb (or #rgb) colour."""
+    if len(colour) == 4:
+        colour = "#" + "".join(c * 2 for c in colour[1:])
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2.1 contrast ratio of two #rrggbb colours (1 to 21)."""
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
 def text_on(fill: str) -> str:
-    """Black or white, whichever reads better on a #rrggbb fill."""
+    """Black or white, whichever has the higher WCAG contrast on a #rrggbb fill."""
     try:
-        red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+        on_black = contrast(fill, "#000000")
+        on_white = contrast(fill, "#ffffff")
     except (ValueError, IndexError):
         return "#000"
-    luminance = 0.299 * red + 0.587 * green + 0.114 * blue
-    return "#000" if luminance > 150 else "#fff"
+    return "#000" if on_black >= on_white else "#fff"
+
+
+def seat_shape(seat: int) -> tuple[int, float]:
+    return SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+
+
+def shape_path(x: float, y: float, radius: float, corners: int, rotation: float) -> str:
+    """The path of a regular polygon around (x, y) whose area is about a circle's of `radius`."""
+    import math
+
+    area_scale = math.sqrt(math.pi / (corners / 2 * math.sin(2 * math.pi / corners)))
+    outer = radius * area_scale
+    points = []
+    for k in range(corners):
+        angle = math.radians(rotation) + 2 * math.pi * k / corners
+        points.append(f"{num(x + outer * math.sin(angle))} {num(y - outer * math.cos(angle))}")
+    return "M" + " L".join(points) + " Z"
 
 
 def seat_count(snapshot: Mapping[str, Any], most: int) -> int:
@@ -153,8 +202,9 @@ class Svg:
         attrs = {"x1": num(x1), "y1": num(y1), "x2": num(x2), "y2": num(y2), **style}
         self.add(self._element("line", attrs, ""))
 
-    def path(self, d: str, **style: Any) -> None:
-        self.add(self._element("path", {"d": d, **style}, ""))
+    def path(self, d: str, *, title: str | None = None, **style: Any) -> None:
+        body = f"<title>{esc(title)}</title>" if title else ""
+        self.add(self._element("path", {"d": d, **style}, body))
 
     def text(self, x: float, y: float, content: Any, **style: Any) -> None:
         self.add(self._element("text", {"x": num(x), "y": num(y), **style}, esc(content)))

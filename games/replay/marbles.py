@@ -2,8 +2,10 @@
 
 The ring's R fields lie on a circle, field 0 at the bottom, numbered clockwise (the playing direction).
 Each seat's start field S_k is ringed in its colour; its 4 home slots run inward from it; its prefield
-is a 2x2 cluster outside the ring just before the start. Marbles are circles in the seat colour with
-the seat number (0-based, as in records and verdict messages) inside; a fresh marble (pieu, protected) has a dashed outer ring, a locked
+is a 2x2 cluster outside the ring just before the start. Marbles are drawn in the seat colour and the
+seat's own shape (circle, square, diamond, triangle, ...: canvas.SEAT_SHAPES), outlined in ink, with
+the seat number (0-based, as in records and verdict messages) inside in black or white, whichever
+contrasts more; holes are outlined in HOLE_LINE (4.1:1 against the board); a fresh marble (pieu, protected) has a dashed outer ring, a locked
 home marble a padlock. The step's action is highlighted (from/to rings and an arrow), the failing
 action of an invalid record in red.
 """
@@ -18,6 +20,7 @@ from typing import Any
 from games.replay.canvas import (
     BOARD,
     HIGHLIGHT,
+    HOLE_LINE,
     INK,
     INVALID,
     LINE,
@@ -29,6 +32,8 @@ from games.replay.canvas import (
     num,
     seat_colour,
     seat_count,
+    seat_shape,
+    shape_path,
     shorten,
     text_on,
     wrap,
@@ -199,7 +204,7 @@ def render(
             )
         else:
             svg.circle(
-                x, y, board.field_r * 0.8, fill="#fff", stroke=LINE, stroke_width="0.8", title=f"{field}"
+                x, y, board.field_r * 0.8, fill="#fff", stroke=HOLE_LINE, stroke_width="1", title=f"{field}"
             )
     # Home slots and prefield spots.
     for seat in range(seats):
@@ -210,8 +215,8 @@ def render(
                 x,
                 y,
                 board.field_r * 0.85,
-                fill="#fff",
-                stroke=colour,
+                fill=_tint(colour),
+                stroke=HOLE_LINE,
                 stroke_width="1.2",
                 title=f"H{seat}:{slot}",
             )
@@ -223,10 +228,17 @@ def render(
                     y,
                     board.field_r * 0.8,
                     fill="none",
-                    stroke=colour,
-                    stroke_width="0.8",
+                    stroke=HOLE_LINE,
+                    stroke_width="1",
                     stroke_dasharray="2 1.5",
                 )
+    svg.close_group()
+    # The start fields' coloured rings get a dark edge (the colour alone may not stand out from the board).
+    svg.open_group(class_="start-edges")
+    for field in start_owner:
+        if 0 <= field < board.ring:
+            x, y = board.point(field)
+            svg.circle(x, y, board.field_r * 1.45, fill="none", stroke=HOLE_LINE, stroke_width="0.9")
     svg.close_group()
 
     # Highlight of the step's action (or of the failing action).
@@ -344,9 +356,9 @@ def render(
         x = 14 + (seat % 2) * (SIZE / 2)
         y = SIZE + 16 + (seat // 2) * 20
         colour = seat_colour(seat)
-        svg.circle(x, y - 4, 6.5, fill=colour, stroke=INK, stroke_width="0.6")
+        _body(svg, x, y - 4, 7.0, seat, colour, stroke_width="0.8")
         svg.text(
-            x, y - 1, seat, font_size="8", text_anchor="middle", fill=text_on(colour), font_weight="700"
+            x, y - 0.6, seat, font_size="9.5", text_anchor="middle", fill=text_on(colour), font_weight="700"
         )
         prefix = "▶ " if to_move == seat and not snapshot.get("over") else ""
         suffix = " ★" if seat in winners else ""
@@ -392,12 +404,12 @@ def _marble(
             stroke_width=num(radius * 0.28),
             stroke_dasharray=f"{num(radius * 0.5)} {num(radius * 0.3)}",
         )
-    svg.circle(x, y, radius, fill=colour, stroke=INK, stroke_width=num(radius * 0.15), title=title)
+    _body(svg, x, y, radius, seat, colour, stroke_width=num(radius * 0.15), title=title)
     svg.text(
         x,
-        y + radius * 0.42,
+        y + radius * 0.48,
         seat,
-        font_size=num(radius * 1.2),
+        font_size=num(radius * 1.35),
         text_anchor="middle",
         fill=text_on(colour),
         font_weight="700",
@@ -430,3 +442,27 @@ def _arrow(
         fill=colour,
         opacity="0.9",
     )
+
+
+def _body(
+    svg: Svg, x: float, y: float, radius: float, seat: int, colour: str, *, stroke_width: str, title: str | None = None
+) -> None:
+    """A marble's body in its seat's shape (canvas.SEAT_SHAPES), filled with the seat colour, outlined in ink."""
+    corners, rotation = seat_shape(seat)
+    if corners == 0:
+        svg.circle(x, y, radius, fill=colour, stroke=INK, stroke_width=stroke_width, class_="marble-body", title=title)
+        return
+    if corners == 3:  # a triangle's digit needs more room: a little larger, centred on its middle
+        radius *= 1.18
+        y += radius * (0.12 if rotation == 0 else -0.12)
+    svg.path(shape_path(x, y, radius, corners, rotation), fill=colour, stroke=INK, stroke_width=stroke_width,
+             stroke_linejoin="round", class_="marble-body", title=title)
+
+
+def _tint(colour: str, share: float = 0.35) -> str:
+    """`colour` mixed with white (a home slot's fill: the seat colour, light enough for a marble on it)."""
+    try:
+        channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    except (ValueError, IndexError):
+        return "#fff"
+    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in channels)

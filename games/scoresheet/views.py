@@ -26,10 +26,11 @@ from django.views.decorators.gzip import gzip_page
 from games.models import Scoresheet
 from games.permissions import can_call_time, can_keep_scoresheet
 from games.replay import UnknownSnapshot, render_svg
+from games.replay.describe import describe_move, describe_position
 from games.scoresheet import services
 from games.scoresheet.choices import entry_label, next_choices, path_labels
 from games.scoresheet.selectors import latest_scoresheet, scoresheet_view
-from games.views import RecordUrls, svg_labels
+from games.views import RecordUrls, describe_texts, svg_labels
 from tournaments import permissions
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Round, Table, Tournament
@@ -159,6 +160,7 @@ def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str
             "kind": choice.kind,
             "entry": json.dumps(choice.complete, ensure_ascii=False) if choice.complete is not None else "",
             "url": f"{base}?{query}" if choice.continues else "",
+            "words": _tap_words(view, sheet, [*path, choice.key]),
         })
     back = "&".join(f"p={_quote(key)}" for key in path[:-1])
     return {
@@ -167,6 +169,22 @@ def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str
         "taps": taps,
         "back_url": f"{base}?{back}" if back else base,
     }
+
+
+def _tap_words(view: Any, sheet: Scoresheet, keys: list[str]) -> str:
+    """A tap's move in words (games.replay.describe), from the position before it: "Julia Baumann: 7, marble
+    3 fields after the start, 7 forward into home 2". Only a tap that names a marble's move or an entry."""
+    card = next((key[5:] for key in keys if key.startswith("card:")), "")
+    last = keys[-1].rsplit("|", 1)[-1] if keys else ""
+    action: dict[str, Any] = {"seat": view.seat, "card": card}
+    if last.endswith("enter"):
+        action["enter"] = True
+    elif "seg:" in last and ">" in last:
+        source, target = last.split("seg:", 1)[1].split(">", 1)
+        action["moves"] = [[int(t) if t.isdigit() else t for t in (source, target)]]
+    else:
+        return ""
+    return describe_move(action, view.snapshot or {}, _seat_names(sheet.players), describe_texts(), after=False)
 
 
 def _quote(value: str) -> str:
@@ -193,6 +211,8 @@ def _sheet_context(request: HttpRequest, sheet: Scoresheet, token: str | None) -
         "names": names,
         "to_move": names[view.seat] if isinstance(view.seat, int) and 0 <= view.seat < len(names) else "",
         "last_label": entry_label(view.last) if view.last else "",
+        "position_words": describe_position(view.snapshot or {}, names, describe_texts()),
+        "move_words": describe_move(last, view.snapshot or {}, names, describe_texts()) if last else "",
         "history": [
             {"n": index + 1, "label": entry_label(entry)}
             for index, entry in list(enumerate(entries))[::-1][:HISTORY_SHOWN]

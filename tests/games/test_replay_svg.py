@@ -140,10 +140,13 @@ def test_tac_board_draws_every_marble_fresh_and_locked() -> None:
     assert len(with_class(root, "start")) == 4
     fields = next(iter(with_class(root, "fields")))
     assert len(list(fields.iter(f"{NS}circle"))) == 64 + 16 + 16
-    # Every seat's marbles have the seat's own colour, the seat number inside.
+    # Every seat's marbles have the seat's own colour and shape (seat 1: a square), the seat number inside.
     seat_one = [m for m in marbles if m.get("data-seat") == "1"]
-    fills = {c.get("fill") for m in seat_one for c in m.iter(f"{NS}circle") if c.get("fill") != "none"}
-    assert fills == {"#E69F00"}
+    bodies = [c for m in seat_one for c in m.iter() if c.get("class") == "marble-body"]
+    assert len(bodies) == len(seat_one) and {c.get("fill") for c in bodies} == {"#E69F00"}
+    assert {c.tag for c in bodies} == {f"{NS}path"}
+    seat_zero = [c for m in marbles if m.get("data-seat") == "0" for c in m.iter() if c.get("class") == "marble-body"]
+    assert seat_zero and {c.tag for c in seat_zero} == {f"{NS}circle"}
     assert {t.text for m in seat_one for t in m.iter(f"{NS}text")} == {"1"}  # 0-based, as in records
 
 

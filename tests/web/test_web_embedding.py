@@ -24,9 +24,13 @@ def test_embed_pages_may_be_framed_and_refresh_themselves(
         assert "X-Frame-Options" not in response
         assert "frame-ancestors *" in response["Content-Security-Policy"]
         body = response.content.decode()
-        assert '<meta http-equiv="refresh" content="60">' in body and "site-header" not in body
+        # No meta refresh (it throws a screen reader back to the top, WCAG 2.2.1/3.2.5): the page's
+        # script updates the content in place every `data-refresh` seconds, and a link updates on request.
+        assert 'http-equiv="refresh"' not in body and "site-header" not in body
+        assert 'data-refresh="60"' in body and "embed_refresh.js" in body and 'id="embed-update-now"' in body
+        assert "<h1" in body
     slow = client.get(reverse("embed:standings", args=[tac_tournament.slug]) + "?refresh=5").content.decode()
-    assert 'content="30"' in slow
+    assert 'data-refresh="30"' in slow
     # Every other page still refuses frames.
     for url in (reverse("web:standings", args=[tac_tournament.slug]),
                 reverse("web:round-detail", args=[tac_tournament.slug, 1])):

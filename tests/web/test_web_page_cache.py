@@ -25,7 +25,7 @@ def _empty_cache() -> None:
 
 
 def _main(response: Any) -> str:
-    return response.content.decode().split("<main>")[1]
+    return response.content.decode().split("<main")[1]
 
 
 def _settle_first_table(round_: Round, organiser: Any, django_capture_on_commit_callbacks: Any) -> None:

@@ -1,8 +1,9 @@
 """Pages for other sites' frames: `/embed/t/<slug>/standings/` and `/embed/t/<slug>/rounds/<n>/`.
 
 Compact (no site header), public tournaments and published rounds only (a frame on another site is
-an anonymous visitor: the browser sends no session cookie), and refreshing themselves with a
-`<meta http-equiv="refresh">` (no JavaScript needed). `?refresh=<seconds>` chooses the interval
+an anonymous visitor: the browser sends no session cookie), and keeping themselves current in place
+(static/js/embed_refresh.js, never a `<meta http-equiv="refresh">`, which resets a screen reader's place;
+without JavaScript an "Update now" link reloads). `?refresh=<seconds>` chooses the interval
 (30 to 3600, default 60). Framing is allowed by `tournaments.framing.embeddable`.
 """
 
