@@ -113,6 +113,48 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # instead of failing with "database is locked" on a lock upgrade.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 
+# Bounds on every PostgreSQL connection of the app (issue 29), set by the app itself at connect time, so
+# that no request or task holds a lock past a bound and a vanished host's locks are released within
+# seconds: the server ends a statement after DB_STATEMENT_TIMEOUT, a wait for a row lock after
+# DB_LOCK_TIMEOUT (lock_tournament answers 503 "tournament_busy" with Retry-After), and a session left
+# idle inside a transaction (its host gone) after DB_IDLE_IN_TRANSACTION_TIMEOUT, releasing its locks.
+# The client side notices a dead server or a cut link through TCP keepalives and a user timeout (libpq
+# keepalives*, tcp_user_timeout). Seconds; 0 disables one. docs/operations.md also sets them on the server.
+DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=30.0)
+DB_LOCK_TIMEOUT = env.float("DB_LOCK_TIMEOUT", default=5.0)
+DB_IDLE_IN_TRANSACTION_TIMEOUT = env.float("DB_IDLE_IN_TRANSACTION_TIMEOUT", default=10.0)
+DB_KEEPALIVES_IDLE = env.int("DB_KEEPALIVES_IDLE", default=5)
+DB_KEEPALIVES_INTERVAL = env.int("DB_KEEPALIVES_INTERVAL", default=2)
+DB_KEEPALIVES_COUNT = env.int("DB_KEEPALIVES_COUNT", default=3)
+DB_TCP_USER_TIMEOUT = env.float("DB_TCP_USER_TIMEOUT", default=10.0)
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+
+
+def postgres_connection_options(options: dict) -> dict:
+    """libpq parameters for the bounds above, merged into a PostgreSQL database's OPTIONS (an explicit
+    `options` string in OPTIONS is kept and the server settings are appended)."""
+    server = {
+        "statement_timeout": DB_STATEMENT_TIMEOUT,
+        "lock_timeout": DB_LOCK_TIMEOUT,
+        "idle_in_transaction_session_timeout": DB_IDLE_IN_TRANSACTION_TIMEOUT,
+    }
+    flags = " ".join(f"-c {name}={int(seconds * 1000)}" for name, seconds in server.items())
+    merged = {
+        "keepalives": 1,
+        "keepalives_idle": DB_KEEPALIVES_IDLE,
+        "keepalives_interval": DB_KEEPALIVES_INTERVAL,
+        "keepalives_count": DB_KEEPALIVES_COUNT,
+        "tcp_user_timeout": int(DB_TCP_USER_TIMEOUT * 1000),
+        "connect_timeout": DB_CONNECT_TIMEOUT,
+        **options,
+    }
+    merged["options"] = f"{options['options']} {flags}" if options.get("options") else flags
+    return merged
+
+
+if DATABASES["default"]["ENGINE"] in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
+    DATABASES["default"]["OPTIONS"] = postgres_connection_options(DATABASES["default"].get("OPTIONS", {}))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set (also used by the API throttles), else process-local memory.
