@@ -20,6 +20,7 @@ from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Club, Entrant, EntrantMe
 from tournaments.services.audit import audit_record
 from tournaments.services.drops import drop_forfeits, drop_forfeits_undo
 from tournaments.services.locking import lock_tournament
+from tournaments.services.results_final import standings_invalidated
 from tournaments.services.tournaments import require_organiser, tournament_profile
 
 PLAYER_NAME_MAX_LENGTH = 100
@@ -212,7 +213,16 @@ def entrant_register(
         action="entrant_registered", tournament=tournament, obj=entrant, actor=actor,
         data={"name": entrant.name, "late": tournament.rounds.exists()},
     )
+    _entrants_changed(tournament)
     return entrant
+
+
+def _entrants_changed(tournament: Tournament) -> None:
+    """New entrants change the standings (a row at 0 points, the ranks below): once results exist, mark
+    the standings stale (a version bump) so that they are recomputed, and the reconciler repairs them
+    if that message is lost (issue 29: late entrants were missing from standings with equal versions)."""
+    if tournament.results_version > 0 or tournament.standings_version > 0:
+        standings_invalidated(tournament=tournament)
 
 
 CSV_COLUMNS = ("name", "players", "club", "seed", "rating", "group", "email", "language", "player_emails")
@@ -259,11 +269,14 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     if not isinstance(csv_text, str) or not csv_text.strip():
         raise TournamentError(ErrorCode.INVALID_CSV, _("The CSV file is empty."), rows=[])
     text = csv_text.lstrip("\ufeff")
+    # Only the delimiter is guessed (from the header row); quoting is always the standard one (RFC 4180:
+    # quoted fields may hold the delimiter, newlines and doubled quotes). The sniffer's own guess of
+    # `doublequote` from a header without quotes turned `"He said ""hi"""` into `He said "hi"""`.
     try:
-        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
+        delimiter = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
-    reader = csv.reader(io.StringIO(text), dialect)
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)
     try:
         rows = list(reader)
     except csv.Error as exc:
@@ -326,6 +339,7 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
         action="entrants_imported", tournament=tournament, obj=tournament, actor=actor,
         data={"count": len(entrants), "names": [e.name for e in entrants]},
     )
+    _entrants_changed(tournament)
     return entrants
 
 
