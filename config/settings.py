@@ -357,7 +357,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.records_reconcile",
         "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
     },
+    # Tasks kept in the database while the broker was down (tournaments/task_outbox.py), sent again.
+    "task-outbox-flush": {
+        "task": "tournaments.tasks.outbox_flush",
+        "schedule": timedelta(seconds=env.float("TASK_OUTBOX_FLUSH_SECONDS", default=5.0)),
+    },
 }
+# records_reconcile re-enqueues game records still pending this long after their upload (seconds).
+RECORDS_RECONCILE_AGE_SECONDS = env.int("RECORDS_RECONCILE_AGE_SECONDS", default=120)
 
 # CORS (django-cors-headers): other sites may READ the public API (GET/HEAD, no cookies, no
 # Authorization header); tournaments.embedding.cors_read_only decides per request. Writes stay same-origin.

@@ -10,7 +10,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
+from django.db.models.functions import Lower, Now
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.profiles import GAMES
@@ -529,3 +529,21 @@ class EmailOptOut(models.Model):
 
     def __str__(self) -> str:
         return self.address
+
+
+class TaskOutbox(models.Model):
+    """A Celery task whose publication failed (the broker down or unreachable), kept in the database
+    until it is sent (`tournaments.task_outbox`): the work a request asked for reaches the workers
+    within seconds of the broker's return, not at the next reconciliation. One row per task and
+    arguments (`key`), so an outage of any length stores each piece of work once."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"

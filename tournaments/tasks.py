@@ -45,6 +45,15 @@ def standings_reconcile() -> list[int]:
     return stale
 
 
+@shared_task(name="tournaments.tasks.outbox_flush", acks_late=True, soft_time_limit=60, time_limit=90,
+             **DATABASE_RETRY)
+def outbox_flush() -> int:
+    """Periodic (celery beat, TASK_OUTBOX_FLUSH_SECONDS): send the tasks kept while the broker was down."""
+    from tournaments.task_outbox import outbox_flush as flush
+
+    return flush()
+
+
 @shared_task(name="tournaments.tasks.notification_send", acks_late=True, soft_time_limit=120, time_limit=180,
              **{**DATABASE_RETRY, "autoretry_for": (OSError, *DATABASE_RETRY["autoretry_for"])})
 def notification_send(event: str, object_id: int) -> int:

@@ -68,8 +68,12 @@ def _enqueue_standings(tournament_id: int, version: int | None = None) -> None:
 
     if not standings_request_claim(tournament_id, version):
         return  # a recomputation already queued or running will include this result (coalescing)
+    from tournaments.task_outbox import publish
+
     try:
-        standings_recompute.delay(tournament_id)
-    except Exception:  # the broker is down: the periodic reconciler will catch up
+        # The broker down: the task waits in the outbox (sent within seconds of the broker's return) and
+        # the pending flag stays, standing for that run, which will read every later result too.
+        publish(standings_recompute, tournament_id)
+    except Exception:  # neither the broker nor the database took it: the periodic reconciler catches up
         standings_request_release(tournament_id)
         logger.exception("Could not enqueue standings_recompute(%s)", tournament_id)
