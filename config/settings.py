@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # /api/ writes: JSON nested deeper than API_JSON_MAX_DEPTH -> 400 json_too_deep before any view (issue 29)
+    "tournaments.api_parsers.JsonDepthMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
+from tournaments.api_parsers import DepthLimitedJSONParser as JSONParser  # the depth check (issue 29)
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
