@@ -592,7 +592,7 @@ def store_checked(tournament: Tournament, checked: Mapping[int, Checked], *,
     kept as its engine version's (first one wins); the valid complete records settle their tables in
     order (`settle_records`); a change of verdict gets an audit row after the results' rows."""
     records = [
-        record for record in GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
+        record for record in GameRecord.objects.select_for_update(of=("self", "table", "table__round"), no_key=True)
         .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
         .annotate(table_has_open_result=open_result_exists("table_id"),
                   table_has_addresses=addresses_at_table("table_id"))

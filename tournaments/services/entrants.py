@@ -345,7 +345,7 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
 
 def _locked_entrant(entrant: Entrant) -> tuple[Tournament, Entrant]:
     tournament = lock_tournament(entrant.tournament_id)
-    return tournament, Entrant.objects.select_for_update().get(pk=entrant.pk)
+    return tournament, Entrant.objects.select_for_update(no_key=True).get(pk=entrant.pk)
 
 
 @transaction.atomic
@@ -408,7 +408,7 @@ def entrants_drop_absent(*, actor: Any, tournament: Tournament) -> list[Entrant]
     require_organiser(actor, tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
-    absent = list(tournament.entrants.select_for_update().filter(status=Entrant.Status.REGISTERED).order_by("pk"))
+    absent = list(tournament.entrants.select_for_update(no_key=True).filter(status=Entrant.Status.REGISTERED).order_by("pk"))
     now = timezone.now()
     closed: dict[int, list[dict[str, Any]]] = {}
     for entrant in absent:

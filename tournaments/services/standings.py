@@ -182,7 +182,7 @@ def standings_recompute(*, tournament_id: int, only_if_stale: bool = False) -> i
     the rows now reflect (None if the tournament no longer exists). `only_if_stale`: do nothing when
     the rows already reflect the current results version (a request absorbed by an earlier run).
     Once committed, a pending request of the tournament is released (see `standings_request_claim`)."""
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    tournament = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
     if tournament is None:
         return None
     transaction.on_commit(lambda: standings_request_release(tournament_id))
