@@ -304,6 +304,12 @@ REST_FRAMEWORK = {
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# The web pages behind a private token (/report/<token>/, /email/unsubscribe/<token>/), like the API:
+# unknown tokens per client address, a valid token's own budget (tournaments/page_throttles.py).
+TOKEN_PAGE_THROTTLE_GUESSES = env.str("TOKEN_PAGE_THROTTLE_GUESSES", default="60/min")
+TOKEN_PAGE_THROTTLE_TOKEN = env.str("TOKEN_PAGE_THROTTLE_TOKEN", default=REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["report_token"])
+# The live scoresheet API's own rate (games/scoresheet_apis.py): per user, token or address.
+SCORESHEET_THROTTLE_RATE = env.str("SCORESHEET_THROTTLE_RATE", default="300/min")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Club tournaments API",
     "DESCRIPTION": "Tournaments, entrants, rounds, results and standings for TAC, Tac-Tik, Tock, TAKI "
