@@ -166,3 +166,17 @@ def test_a_write_behind_a_held_tournament_answers_503_within_the_bound(postgres:
     assert not Result.objects.filter(table=table).exists()  # nothing written
     # Once the holder is gone the same write succeeds.
     assert _report(table).status_code == 201
+
+
+def test_workers_wait_longer_for_a_lock_but_still_a_bounded_time(postgres: None,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import copy
+
+    from config.celery import worker_lock_timeout
+
+    database = copy.deepcopy(settings.DATABASES["default"])
+    monkeypatch.setenv("DB_WORKER_LOCK_TIMEOUT", "30")
+    worker_lock_timeout(database)
+    assert "-c lock_timeout=30000" in database["OPTIONS"]["options"]
+    assert f"-c idle_in_transaction_session_timeout={int(settings.DB_IDLE_IN_TRANSACTION_TIMEOUT * 1000)}" \
+        in database["OPTIONS"]["options"]
