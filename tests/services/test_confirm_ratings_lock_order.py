@@ -80,7 +80,8 @@ def test_200_racing_decisions_with_the_ratings_worker_give_no_deadlock(worker_fa
         time.sleep(0.5)
     assert ratings_out_of_date() == []
     log = worker.log_path.read_text(errors="replace")
-    assert "deadlock detected" not in log, log[log.find("deadlock detected") - 2000:][:3000]
+    assert "deadlock detected" not in log, (f"{log.count('deadlock detected')} deadlocks in the worker:\n"
+                                            + log[log.find("deadlock detected") - 1500:][:2000])
     for table in tables:
         assert Result.objects.filter(table=table, state__in=Result.FINAL_STATES).count() == 1
     assert RatedGame.objects.filter(pool="tac").count() == len(tables)
