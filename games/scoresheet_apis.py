@@ -15,7 +15,6 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from tournaments.api_parsers import DepthLimitedJSONParser as JSONParser  # the depth check (issue 29)
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +24,7 @@ from rest_framework.views import APIView
 from games import scoresheet_services as services
 from games.apis import TOKEN_PARAMS, request_token
 from games.scoresheet_selectors import open_scoresheet, scoresheet_data, scoresheet_get, table_for_scoresheet
+from tournaments.api_parsers import DepthLimitedJSONParser as JSONParser  # the depth check (issue 29)
 from tournaments.api_throttles import request_ident
 from tournaments.apis import ERRORS
 from tournaments.errors import ErrorCode, TournamentError

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import io
 import os
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -65,14 +64,14 @@ def test_rows_are_chained_per_tournament_and_the_chain_verifies(postgres: None, 
         rows = list(AuditLog.objects.filter(tournament=tournament).order_by("chain_seq"))
         assert [r.chain_seq for r in rows] == list(range(1, len(rows) + 1))
         assert rows[0].prev_hash == "" and all(len(r.row_hash) == 64 for r in rows)
-        assert all(b.prev_hash == a.row_hash for a, b in zip(rows, rows[1:]))
+        assert all(b.prev_hash == a.row_hash for a, b in zip(rows, rows[1:], strict=False))
     assert _verify() == (0, "")
     assert _verify("--tournament", first.slug) == (0, "")
 
 
 def test_the_database_sets_the_time(postgres: None, org: Any, app_role: str) -> None:  # noqa: F811
     tournament = make_tournament(org, entrants=2)
-    forged = datetime(2001, 1, 1, tzinfo=dt_timezone.utc)
+    forged = datetime(2001, 1, 1, tzinfo=UTC)
     _as(app_role, "INSERT INTO tournaments_auditlog (tournament_id, action, object_type, object_id, data, "
                   "created_at, prev_hash, row_hash, chain_seq) VALUES (%s, 'forged', 'x', 1, '{}', %s, 'a', 'b', 99)",
         [tournament.pk, forged])

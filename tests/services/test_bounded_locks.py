@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from typing import Any
@@ -118,10 +119,8 @@ def test_a_silent_session_holding_the_tournament_lock_is_ended_by_the_server(pos
             assert cursor.fetchone()[0] == 0  # the server ended the lost session
     finally:
         waiter.close()
-        try:
+        with contextlib.suppress(Exception):  # already ended by the server
             lost.close()
-        except Exception:  # noqa: BLE001 - already ended by the server
-            pass
 
 
 def test_a_write_behind_a_held_tournament_answers_503_within_the_bound(postgres: None) -> None:

@@ -9,6 +9,7 @@ without waiting for a reconciler.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import time
@@ -33,10 +34,8 @@ def rabbitmqctl(*args: str) -> None:
 def _use_broker(app: Any, url: str) -> None:
     app.conf.broker_url = url
     app._pool = None
-    try:
+    with contextlib.suppress(AttributeError):
         app.amqp._producer_pool = None
-    except AttributeError:
-        pass
 
 
 class Vhost:

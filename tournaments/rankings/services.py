@@ -203,7 +203,6 @@ def ratings_result_changed(*, tournament: Tournament, round_: Round) -> None:
 
 def ratings_enqueue(*, pool: str, from_key: str) -> None:
     from tournaments.rankings.tasks import ratings_recompute as ratings_recompute_task
-
     from tournaments.task_outbox import publish
 
     try:
