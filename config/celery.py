@@ -25,11 +25,27 @@ def _persistent_database_connections(**_kwargs: object) -> None:
     from django.conf import settings
 
     default = settings.DATABASES["default"]
+    worker_lock_timeout(default)
     age = os.environ.get("DB_WORKER_CONN_MAX_AGE")
     if age is not None:
         default["CONN_MAX_AGE"] = int(age)
     elif not default.get("CONN_MAX_AGE"):
         default["CONN_MAX_AGE"] = 300
+
+
+def worker_lock_timeout(database: dict) -> None:
+    """A worker waits for a row lock up to DB_WORKER_LOCK_TIMEOUT (default 30 s) instead of the web's
+    DB_LOCK_TIMEOUT: nobody waits for a task at a screen, and an import chunk's store may hold a
+    tournament for seconds under load. The bound stays: a lost host's locks go within
+    DB_IDLE_IN_TRANSACTION_TIMEOUT, and a task that still times out retries (DATABASE_RETRY)."""
+    import re
+
+    options = database.get("OPTIONS", {})
+    if "options" not in options or "lock_timeout" not in options["options"]:
+        return
+    seconds = float(os.environ.get("DB_WORKER_LOCK_TIMEOUT", "30"))
+    options["options"] = re.sub(r"-c lock_timeout=\d+", f"-c lock_timeout={int(seconds * 1000)}",
+                                options["options"])
 
 
 # Objects the youngest generation of the garbage collector takes in before a collection (CPython: 700).

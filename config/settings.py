@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # /api/ writes: JSON nested deeper than API_JSON_MAX_DEPTH -> 400 json_too_deep before any view (issue 29)
+    "tournaments.api_parsers.JsonDepthMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -112,6 +114,48 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Take the write lock when a transaction begins and wait for a competing writer (up to 20 s)
     # instead of failing with "database is locked" on a lock upgrade.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+
+# Bounds on every PostgreSQL connection of the app (issue 29), set by the app itself at connect time, so
+# that no request or task holds a lock past a bound and a vanished host's locks are released within
+# seconds: the server ends a statement after DB_STATEMENT_TIMEOUT, a wait for a row lock after
+# DB_LOCK_TIMEOUT (lock_tournament answers 503 "tournament_busy" with Retry-After), and a session left
+# idle inside a transaction (its host gone) after DB_IDLE_IN_TRANSACTION_TIMEOUT, releasing its locks.
+# The client side notices a dead server or a cut link through TCP keepalives and a user timeout (libpq
+# keepalives*, tcp_user_timeout). Seconds; 0 disables one. docs/operations.md also sets them on the server.
+DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=30.0)
+DB_LOCK_TIMEOUT = env.float("DB_LOCK_TIMEOUT", default=5.0)
+DB_IDLE_IN_TRANSACTION_TIMEOUT = env.float("DB_IDLE_IN_TRANSACTION_TIMEOUT", default=10.0)
+DB_KEEPALIVES_IDLE = env.int("DB_KEEPALIVES_IDLE", default=5)
+DB_KEEPALIVES_INTERVAL = env.int("DB_KEEPALIVES_INTERVAL", default=2)
+DB_KEEPALIVES_COUNT = env.int("DB_KEEPALIVES_COUNT", default=3)
+DB_TCP_USER_TIMEOUT = env.float("DB_TCP_USER_TIMEOUT", default=10.0)
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+
+
+def postgres_connection_options(options: dict) -> dict:
+    """libpq parameters for the bounds above, merged into a PostgreSQL database's OPTIONS (an explicit
+    `options` string in OPTIONS is kept and the server settings are appended)."""
+    server = {
+        "statement_timeout": DB_STATEMENT_TIMEOUT,
+        "lock_timeout": DB_LOCK_TIMEOUT,
+        "idle_in_transaction_session_timeout": DB_IDLE_IN_TRANSACTION_TIMEOUT,
+    }
+    flags = " ".join(f"-c {name}={int(seconds * 1000)}" for name, seconds in server.items())
+    merged = {
+        "keepalives": 1,
+        "keepalives_idle": DB_KEEPALIVES_IDLE,
+        "keepalives_interval": DB_KEEPALIVES_INTERVAL,
+        "keepalives_count": DB_KEEPALIVES_COUNT,
+        "tcp_user_timeout": int(DB_TCP_USER_TIMEOUT * 1000),
+        "connect_timeout": DB_CONNECT_TIMEOUT,
+        **options,
+    }
+    merged["options"] = f"{options['options']} {flags}" if options.get("options") else flags
+    return merged
+
+
+if DATABASES["default"]["ENGINE"] in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
+    DATABASES["default"]["OPTIONS"] = postgres_connection_options(DATABASES["default"].get("OPTIONS", {}))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -273,6 +317,10 @@ REST_FRAMEWORK = {
 }
 # Public sign-up (tournaments/registration/throttle.py): POSTs per client address, web and API together.
 REGISTRATION_SIGN_UP_RATE = env.str("REGISTRATION_SIGN_UP_RATE", default="10/hour")
+# The web pages behind a private token (/report/<token>/, /email/unsubscribe/<token>/), like the API:
+# unknown tokens per client address, a valid token's own budget (tournaments/page_throttles.py).
+TOKEN_PAGE_THROTTLE_GUESSES = env.str("TOKEN_PAGE_THROTTLE_GUESSES", default="60/min")
+TOKEN_PAGE_THROTTLE_TOKEN = env.str("TOKEN_PAGE_THROTTLE_TOKEN", default=REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["report_token"])
 SPECTACULAR_SETTINGS = {
     "TITLE": "Club tournaments API",
     "DESCRIPTION": "Tournaments, entrants, rounds, results and standings for TAC, Tac-Tik, Tock, TAKI "
@@ -328,7 +376,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.records_reconcile",
         "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
     },
+    # Tasks kept in the database while the broker was down (tournaments/task_outbox.py), sent again.
+    "task-outbox-flush": {
+        "task": "tournaments.tasks.outbox_flush",
+        "schedule": timedelta(seconds=env.float("TASK_OUTBOX_FLUSH_SECONDS", default=5.0)),
+    },
 }
+# records_reconcile re-enqueues game records still pending this long after their upload (seconds).
+RECORDS_RECONCILE_AGE_SECONDS = env.int("RECORDS_RECONCILE_AGE_SECONDS", default=120)
 
 # CORS (django-cors-headers): other sites may READ the public API (GET/HEAD, no cookies, no
 # Authorization header); tournaments.embedding.cors_read_only decides per request. Writes stay same-origin.

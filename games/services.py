@@ -386,11 +386,13 @@ def _create_record(
 
 
 def _enqueue(task_name: str, object_id: int) -> None:
-    """Publish a games task; a broker that is down is logged, and `records_reconcile` catches up."""
+    """Publish a games task; a broker that is down -> the task outbox (sent when the broker is back,
+    `tournaments.task_outbox`); if the database refuses too, `records_reconcile` catches up."""
     from games import tasks
+    from tournaments.task_outbox import publish
 
     try:
-        getattr(tasks, task_name).delay(object_id)
+        publish(getattr(tasks, task_name), object_id)
     except Exception:
         logger.exception("Could not enqueue %s(%s)", task_name, object_id)
 
@@ -590,7 +592,7 @@ def store_checked(tournament: Tournament, checked: Mapping[int, Checked], *,
     kept as its engine version's (first one wins); the valid complete records settle their tables in
     order (`settle_records`); a change of verdict gets an audit row after the results' rows."""
     records = [
-        record for record in GameRecord.objects.select_for_update(of=("self", "table", "table__round"))
+        record for record in GameRecord.objects.select_for_update(of=("self", "table", "table__round"), no_key=True)
         .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
         .annotate(table_has_open_result=open_result_exists("table_id"),
                   table_has_addresses=addresses_at_table("table_id"))
@@ -904,9 +906,11 @@ def import_batch_process(*, batch_id: int) -> ImportBatch:
 STALLED_IMPORT_SECONDS = 3600
 
 
-def records_reconcile(*, older_than_seconds: int = 120) -> dict[str, list[int]]:
+def records_reconcile(*, older_than_seconds: int | None = None) -> dict[str, list[int]]:
     """Enqueue again what a lost message left behind: records still pending and imports still queued
     some time after they were created, or still running an hour after (both tasks are safe to run twice)."""
+    if older_than_seconds is None:
+        older_than_seconds = int(getattr(settings, "RECORDS_RECONCILE_AGE_SECONDS", 120))
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     records = list(GameRecord.objects.filter(status=GameRecord.Status.PENDING, created_at__lt=cutoff,
                                              batch__isnull=True).order_by("pk").values_list("pk", flat=True)[:1000])

@@ -102,3 +102,42 @@ class DepthLimitedJSONParser(JSONParser):
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+class JsonDepthMiddleware:
+    """The depth check at the door of every /api/ route (issue 29): a write whose JSON body nests deeper
+    than API_JSON_MAX_DEPTH is answered 400 `json_too_deep` before any view runs, whatever the view's
+    parsers (DRF's plain JSONParser recursed into 20,000 `[` and answered 500) and whether or not it
+    reads its body at all. Bodies larger than DATA_UPLOAD_MAX_MEMORY_SIZE are left to the view's own
+    limits (the record and import uploads read their bodies as bytes and check them themselves)."""
+
+    METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        if (request.method in self.METHODS and request.path.startswith("/api/")
+                and "json" in request.META.get("CONTENT_TYPE", "").lower()):
+            refused = self._refuse(request)
+            if refused is not None:
+                return refused
+        return self.get_response(request)
+
+    def _refuse(self, request: Any) -> Any:
+        from django.http import JsonResponse
+
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return None
+        limit_bytes = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if not length or (limit_bytes is not None and length > limit_bytes):
+            return None
+        text = request.body.decode("utf-8", "replace")
+        limit = settings.API_JSON_MAX_DEPTH
+        if not raw_depth_exceeds(text, limit):
+            return None
+        message = _("The JSON body is nested more than %(limit)s levels deep.") % {"limit": limit}
+        return JsonResponse({"error": {"code": "json_too_deep", "message": message, "details": {"limit": limit}}},
+                            status=400)

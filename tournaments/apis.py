@@ -353,7 +353,7 @@ class EntrantImportApi(APIView):
         else:
             text = _valid(self.EntrantImportInput, request.data)["csv"]
         entrants = services.entrants_import_csv(actor=request.user, tournament=tournament, csv_text=text)
-        return Response(EntrantOut(entrants, many=True).data, status=201)
+        return Response(EntrantOut(selectors.entrants_with_players(entrants), many=True).data, status=201)
 
 
 def _entrant_action(action: Any) -> type[APIView]:
@@ -487,7 +487,7 @@ class EntrantsDropAbsentApi(APIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         dropped = services.entrants_drop_absent(actor=request.user, tournament=tournament)
-        return Response(EntrantOut(dropped, many=True).data)
+        return Response(EntrantOut(selectors.entrants_with_players(dropped), many=True).data)
 
 
 class ScheduleMeetingsApi(APIView):

@@ -76,6 +76,7 @@ class ErrorCode(StrEnum):
     # raised outside services (tournaments.outages, tournaments.login_protection); a database outage
     # is 503 "service_unavailable" (tournaments.outages), the one code that is not a TournamentError
     WRITE_CONFLICT = "write_conflict"  # 409: a deadlock or serialization failure; nothing was written
+    TOURNAMENT_BUSY = "tournament_busy"  # 503 + Retry-After: a row lock not granted within DB_LOCK_TIMEOUT
     LOGIN_LOCKED = "login_locked"  # 429
 
 

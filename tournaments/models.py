@@ -10,7 +10,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
+from django.db.models.functions import Lower, Now
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.profiles import GAMES
@@ -490,6 +490,11 @@ class Result(models.Model):
             models.UniqueConstraint(
                 fields=["table"], condition=Q(state="reported"), name="result_one_pending_per_table"
             ),
+            # and never a pending result beside a final one (ADR 0001; issue 29): one open result per table
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(state__in=["reported", "confirmed", "overridden"]),
+                name="result_one_open_per_table",
+            ),
             models.CheckConstraint(
                 condition=Q(kind__in=["normal", "time_limit", "forfeit", "bye"]), name="result_kind_valid"
             ),
@@ -544,10 +549,20 @@ class AuditLog(models.Model):
     object_type = models.CharField(max_length=40)
     object_id = models.BigIntegerField(null=True)
     data = models.JSONField(default=dict)
+    # On PostgreSQL the database sets the time (now(), whatever the writer sent) and chains each row to
+    # the previous one of its tournament (migration 0007, trigger tournaments_auditlog_chain):
+    # row_hash = sha256(canonical fields + prev_hash), chain_seq 1, 2, 3 ... per tournament.
+    # `manage.py audit_verify` recomputes every chain (tournaments/audit_chain.py).
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    chain_seq = models.BigIntegerField(null=True, editable=False)
+    prev_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    row_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "chain_seq"], name="auditlog_chain_seq_unique"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.object_type}#{self.object_id}"
@@ -621,3 +636,21 @@ class EmailOptOut(models.Model):
 
     def __str__(self) -> str:
         return self.address
+
+
+class TaskOutbox(models.Model):
+    """A Celery task whose publication failed (the broker down or unreachable), kept in the database
+    until it is sent (`tournaments.task_outbox`): the work a request asked for reaches the workers
+    within seconds of the broker's return, not at the next reconciliation. One row per task and
+    arguments (`key`), so an outage of any length stores each piece of work once."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"

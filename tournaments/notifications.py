@@ -66,8 +66,10 @@ def notify_on_commit(event: str, object_id: int, *, anyone: bool | None = None) 
                 return  # no address at the table (or in the round): no task, no broker round trip
         except DatabaseError:  # cannot tell: the task decides
             logger.warning("Could not look up the addresses of notification %s #%s", event, object_id)
+        from tournaments.task_outbox import publish
+
         try:
-            notification_send.delay(event, object_id)
+            publish(notification_send, event, object_id)  # the broker down: kept in the outbox
         except Exception:  # the broker is down: notifications are best effort, results are not affected
             logger.exception("Could not enqueue notification %s #%s", event, object_id)
 

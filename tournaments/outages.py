@@ -6,6 +6,10 @@
 - A deadlock or serialization failure (two writers lost a race the database broke up): 409
   `write_conflict` under /api/ (the client repeats the request; nothing was written because every
   service runs in one transaction), a short page elsewhere.
+- A row lock not granted within the connection's `lock_timeout` (`DB_LOCK_TIMEOUT`; issue 29): another
+  writer holds the tournament (or a host that held it vanished and the server has not yet ended its
+  session). 503 `tournament_busy` with `Retry-After`: the web worker is free again after a bounded wait
+  instead of piling up behind one tournament, and nothing was written.
 
 The API maps the same exceptions in `tournaments.api_errors`; this middleware covers the web pages
 and anything that escapes a view.
@@ -24,27 +28,43 @@ from django.utils.translation import gettext as _
 logger = logging.getLogger("tournaments.dependencies")
 
 RETRY_AFTER_SECONDS = 5
-# PostgreSQL SQLSTATEs of a lost race: serialization_failure, deadlock_detected, lock_not_available.
-CONFLICT_SQLSTATES = {"40001", "40P01", "55P03"}
+# PostgreSQL SQLSTATEs of a lost race: serialization_failure, deadlock_detected.
+CONFLICT_SQLSTATES = {"40001", "40P01"}
+# lock_not_available: a lock wait ran past lock_timeout (DB_LOCK_TIMEOUT).
+LOCK_TIMEOUT_SQLSTATES = {"55P03"}
+BUSY_CODE = "tournament_busy"
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    cause = exc.__cause__ or exc
+    return getattr(cause, "sqlstate", None)
 
 
 def is_write_conflict(exc: BaseException) -> bool:
-    cause = exc.__cause__ or exc
-    return getattr(cause, "sqlstate", None) in CONFLICT_SQLSTATES
+    return _sqlstate(exc) in CONFLICT_SQLSTATES
+
+
+def is_lock_timeout(exc: BaseException) -> bool:
+    return _sqlstate(exc) in LOCK_TIMEOUT_SQLSTATES
 
 
 def is_database_outage(exc: BaseException) -> bool:
-    return isinstance(exc, (OperationalError, InterfaceError)) and not is_write_conflict(exc)
+    return (isinstance(exc, (OperationalError, InterfaceError)) and not is_write_conflict(exc)
+            and not is_lock_timeout(exc))
 
 
 def is_database_failure(exc: BaseException) -> bool:
-    return isinstance(exc, DatabaseError) and (is_write_conflict(exc) or is_database_outage(exc))
+    return isinstance(exc, DatabaseError) and (
+        is_write_conflict(exc) or is_lock_timeout(exc) or is_database_outage(exc))
 
 
 def database_failure_message(exc: BaseException) -> tuple[int, str, str]:
     """(status, code, message) for a database failure."""
     if is_write_conflict(exc):
         return 409, "write_conflict", _("Another change got in the way; nothing was saved. Please try again.")
+    if is_lock_timeout(exc):
+        return 503, BUSY_CODE, _("This tournament is busy with another change; nothing was saved. "
+                                 "Please try again in a few seconds.")
     return 503, "service_unavailable", _("The service is unavailable for a moment. Please try again shortly.")
 
 

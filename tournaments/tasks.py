@@ -27,11 +27,12 @@ def standings_recompute(tournament_id: int) -> int | None:
     tournament_id = int(tournament_id)
     while True:
         version = standings_recompute_service(tournament_id=tournament_id, only_if_stale=True)
-        standings_request_release(tournament_id)  # also on the service's commit; here for eager runs
+        released = standings_request_release(tournament_id)  # also on the service's commit; here for eager runs
         if version is None or not standings_are_stale(tournament_id):
             return version
-        if not standings_request_claim(tournament_id):
+        if released and not standings_request_claim(tournament_id):
             return version  # a newer request claimed the flag and enqueued its own run
+        # (the release was not confirmed: the flag may still stand for this run, so run again)
 
 
 @shared_task(name="tournaments.tasks.standings_reconcile", acks_late=True, soft_time_limit=60, time_limit=90,
@@ -42,6 +43,15 @@ def standings_reconcile() -> list[int]:
     for tournament_id in stale:
         standings_recompute.delay(tournament_id)
     return stale
+
+
+@shared_task(name="tournaments.tasks.outbox_flush", acks_late=True, soft_time_limit=60, time_limit=90,
+             **DATABASE_RETRY)
+def outbox_flush() -> int:
+    """Periodic (celery beat, TASK_OUTBOX_FLUSH_SECONDS): send the tasks kept while the broker was down."""
+    from tournaments.task_outbox import outbox_flush as flush
+
+    return flush()
 
 
 @shared_task(name="tournaments.tasks.notification_send", acks_late=True, soft_time_limit=120, time_limit=180,

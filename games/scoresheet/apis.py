@@ -20,7 +20,6 @@ from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +35,7 @@ from games.scoresheet.selectors import (
     scoresheet_get,
     table_for_scoresheet,
 )
+from tournaments.api_parsers import DepthLimitedJSONParser as JSONParser  # the depth check (issue 29)
 from tournaments.api_throttles import request_ident
 from tournaments.apis import ERRORS
 from tournaments.errors import ErrorCode, TournamentError

@@ -149,16 +149,22 @@ def test_only_organisers_override(table_and_players: Any) -> None:
                    scores={home.pk: 8, away.pk: 1}) == "permission_denied"
 
 
-def test_database_allows_one_final_and_one_pending_result_per_table(table_and_players: Any) -> None:
+def test_database_allows_one_open_result_per_table(table_and_players: Any) -> None:
+    """One pending or one final result per table, never both (issue 29: a pending result beside a final
+    one was allowed by the database); closed ones (rejected, superseded) any number."""
     table, *_ = table_and_players
-    Result.objects.create(table=table, state=Result.State.CONFIRMED)
+    pending = Result.objects.create(table=table, state=Result.State.REPORTED)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Result.objects.create(table=table, state=Result.State.REPORTED)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Result.objects.create(table=table, state=Result.State.CONFIRMED)
+    Result.objects.filter(pk=pending.pk).update(state=Result.State.CONFIRMED)
     with pytest.raises(IntegrityError), transaction.atomic():
         Result.objects.create(table=table, state=Result.State.OVERRIDDEN)
-    Result.objects.create(table=table, state=Result.State.REPORTED)
     with pytest.raises(IntegrityError), transaction.atomic():
         Result.objects.create(table=table, state=Result.State.REPORTED)
     Result.objects.create(table=table, state=Result.State.REJECTED)
-    Result.objects.create(table=table, state=Result.State.REJECTED)
+    Result.objects.create(table=table, state=Result.State.SUPERSEDED)
 
 
 def test_round_finishes_when_every_table_is_final(organiser: Any, tac: Tournament) -> None:

@@ -203,9 +203,10 @@ def ratings_result_changed(*, tournament: Tournament, round_: Round) -> None:
 
 def ratings_enqueue(*, pool: str, from_key: str) -> None:
     from tournaments.rankings.tasks import ratings_recompute as ratings_recompute_task
+    from tournaments.task_outbox import publish
 
     try:
-        ratings_recompute_task.delay(pool, from_key)
+        publish(ratings_recompute_task, pool, from_key)  # the broker down: kept in the outbox
     except Exception:  # the broker is down: ratings_reconcile will catch up
         logger.exception("Could not enqueue ratings_recompute(%s, %s)", pool, from_key)
 

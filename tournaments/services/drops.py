@@ -43,7 +43,7 @@ def drop_forfeits(*, tournament: Tournament, entrant: Entrant, actor: Any) -> li
                              forfeited=[entrant.pk])
         _require_knockout_decided(tournament, round_, lines)
         now = timezone.now()
-        pending = table.results.select_for_update().filter(state=Result.State.REPORTED).first()
+        pending = table.results.select_for_update(no_key=True).filter(state=Result.State.REPORTED).first()
         if pending is not None:
             pending.state = Result.State.REJECTED
             pending.decided_by = actor
@@ -69,7 +69,7 @@ def drop_forfeits_undo(*, tournament: Tournament, entrant: Entrant) -> list[dict
     """Supersede the forfeits the entrant's drop made and restore the reports they rejected, provided no
     later round has been published since (the round is still open)."""
     forfeits = list(
-        Result.objects.select_for_update().filter(
+        Result.objects.select_for_update(no_key=True).filter(
             closed_by_drop=entrant, state=Result.State.OVERRIDDEN, table__round__tournament=tournament,
         ).select_related("table__round").order_by("table__round__number", "table__number")
     )

@@ -16,10 +16,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Club, Entrant, EntrantMember, Player, Tournament
-from tournaments.services.audit import audit_record
+from tournaments.models import (
+    ENTRANT_NAME_MAX_LENGTH,
+    Club,
+    Entrant,
+    EntrantMember,
+    Player,
+    Result,
+    Round,
+    Seat,
+    Tournament,
+)
+from tournaments.services.audit import audit_entry, audit_record, audit_write
 from tournaments.services.drops import drop_forfeits, drop_forfeits_undo
 from tournaments.services.locking import lock_tournament
+from tournaments.services.results_final import standings_invalidated
 from tournaments.services.tournaments import require_organiser, tournament_profile
 
 PLAYER_NAME_MAX_LENGTH = 100
@@ -212,7 +223,16 @@ def entrant_register(
         action="entrant_registered", tournament=tournament, obj=entrant, actor=actor,
         data={"name": entrant.name, "late": tournament.rounds.exists()},
     )
+    _entrants_changed(tournament)
     return entrant
+
+
+def _entrants_changed(tournament: Tournament) -> None:
+    """New entrants change the standings (a row at 0 points, the ranks below): once results exist, mark
+    the standings stale (a version bump) so that they are recomputed, and the reconciler repairs them
+    if that message is lost (issue 29: late entrants were missing from standings with equal versions)."""
+    if tournament.results_version > 0 or tournament.standings_version > 0:
+        standings_invalidated(tournament=tournament)
 
 
 CSV_COLUMNS = ("name", "players", "club", "seed", "rating", "group", "email", "language", "player_emails")
@@ -259,11 +279,14 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
     if not isinstance(csv_text, str) or not csv_text.strip():
         raise TournamentError(ErrorCode.INVALID_CSV, _("The CSV file is empty."), rows=[])
     text = csv_text.lstrip("\ufeff")
+    # Only the delimiter is guessed (from the header row); quoting is always the standard one (RFC 4180:
+    # quoted fields may hold the delimiter, newlines and doubled quotes). The sniffer's own guess of
+    # `doublequote` from a header without quotes turned `"He said ""hi"""` into `He said "hi"""`.
     try:
-        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
+        delimiter = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
-    reader = csv.reader(io.StringIO(text), dialect)
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)
     try:
         rows = list(reader)
     except csv.Error as exc:
@@ -326,12 +349,13 @@ def entrants_import_csv(*, actor: Any, tournament: Tournament, csv_text: str) ->
         action="entrants_imported", tournament=tournament, obj=tournament, actor=actor,
         data={"count": len(entrants), "names": [e.name for e in entrants]},
     )
+    _entrants_changed(tournament)
     return entrants
 
 
 def _locked_entrant(entrant: Entrant) -> tuple[Tournament, Entrant]:
     tournament = lock_tournament(entrant.tournament_id)
-    return tournament, Entrant.objects.select_for_update().get(pk=entrant.pk)
+    return tournament, Entrant.objects.select_for_update(no_key=True).get(pk=entrant.pk)
 
 
 @transaction.atomic
@@ -394,18 +418,30 @@ def entrants_drop_absent(*, actor: Any, tournament: Tournament) -> list[Entrant]
     require_organiser(actor, tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(ErrorCode.TOURNAMENT_FINISHED, _("The tournament is finished."))
-    absent = list(tournament.entrants.select_for_update().filter(status=Entrant.Status.REGISTERED).order_by("pk"))
+    absent = list(tournament.entrants.select_for_update(no_key=True).filter(status=Entrant.Status.REGISTERED)
+                  .order_by("pk"))
     now = timezone.now()
+    # One query finds who of them sits at an open table; only those need forfeits (issue 29: a query per
+    # entrant, and one audit INSERT each, ran past gunicorn's timeout at 400 entrants under load).
+    seated = set(
+        Seat.objects.filter(entrant__in=[e.pk for e in absent], table__round__tournament=tournament,
+                            table__round__status=Round.Status.PUBLISHED, table__is_bye=False)
+        .exclude(table__results__state__in=Result.FINAL_STATES).values_list("entrant_id", flat=True)
+    ) if absent else set()
     closed: dict[int, list[dict[str, Any]]] = {}
     for entrant in absent:
-        closed[entrant.pk] = drop_forfeits(tournament=tournament, entrant=entrant, actor=actor)
+        closed[entrant.pk] = (drop_forfeits(tournament=tournament, entrant=entrant, actor=actor)
+                              if entrant.pk in seated else [])
         entrant.status = Entrant.Status.DROPPED
         entrant.dropped_at = now
-    Entrant.objects.bulk_update(absent, ["status", "dropped_at"])
-    for entrant in absent:
-        audit_record(action="entrant_dropped", tournament=tournament, obj=entrant, actor=actor,
-                     data={"previous_status": Entrant.Status.REGISTERED, "closed_tables": closed[entrant.pk],
-                           "not_checked_in": True})
+    if absent:
+        Entrant.objects.filter(pk__in=[e.pk for e in absent]).update(status=Entrant.Status.DROPPED, dropped_at=now)
+    audit_write([
+        audit_entry(action="entrant_dropped", tournament=tournament, obj=entrant, actor=actor,
+                    data={"previous_status": Entrant.Status.REGISTERED, "closed_tables": closed[entrant.pk],
+                          "not_checked_in": True})
+        for entrant in absent
+    ])
     return absent
 
 

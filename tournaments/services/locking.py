@@ -10,6 +10,14 @@ A service never locks a row of a lower number after one of a higher number. Beca
 locks the tournament first, writes within one tournament are serialised; different tournaments never
 wait for each other. On SQLite `select_for_update` is a no-op and the database serialises writers.
 
+Every lock is `FOR NO KEY UPDATE` (`lock_tournament`'s UPDATE takes that mode by itself; the others
+ask `select_for_update(no_key=True)`): no write service changes a key of a locked row, and this mode does
+not conflict with the `FOR KEY SHARE` locks a foreign-key check takes. The ratings task inserts rating
+rows that reference results, tables, entrants and tournaments in its own (the pool's) order; with `FOR
+UPDATE` here a confirmation held a table and waited for its result while the task held the result's key
+share and waited for the table: a deadlock (issue 29). Keep it that way: `FOR UPDATE` on these rows
+brings those deadlocks back (`tests/services/test_confirm_ratings_lock_order.py`).
+
 A write that already holds the tournament lock (and maybe the round and table) in its transaction
 hands them on as a `TableLocks` to the service it calls (`result_report_from_record(locked=...)`), which
 then locks nothing again: one transaction locks each row once.
@@ -44,14 +52,14 @@ def lock_tournament(tournament_id: int) -> Tournament:
 
 def lock_round(round_id: int) -> Round:
     try:
-        return Round.objects.select_for_update().get(pk=round_id)
+        return Round.objects.select_for_update(no_key=True).get(pk=round_id)
     except Round.DoesNotExist as exc:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The round does not exist.")) from exc
 
 
 def lock_table(table_id: int) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return Table.objects.select_for_update(no_key=True).get(pk=table_id)
     except Table.DoesNotExist as exc:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist.")) from exc
 
@@ -95,7 +103,7 @@ def lock_table_context(
             raise ValueError("Give the tournament (locked) or its id.")
         tournament = lock_tournament(tournament_id)
     table = (
-        Table.objects.select_related("round").select_for_update(of=("self", "round"))
+        Table.objects.select_related("round").select_for_update(of=("self", "round"), no_key=True)
         .annotate(has_open_result=open_result_exists(), has_addresses=addresses_at_table())
         .filter(pk=table_id, round__tournament_id=tournament.pk)
         .first()

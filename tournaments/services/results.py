@@ -232,16 +232,16 @@ def _require_playable(round_: Round, table: Table) -> None:
 
 
 def _pending(table: Table) -> Result | None:
-    return table.results.select_for_update().filter(state=Result.State.REPORTED).first()
+    return table.results.select_for_update(no_key=True).filter(state=Result.State.REPORTED).first()
 
 
 def _final(table: Table) -> Result | None:
-    return table.results.select_for_update().filter(state__in=Result.FINAL_STATES).first()
+    return table.results.select_for_update(no_key=True).filter(state__in=Result.FINAL_STATES).first()
 
 
 def _final_and_pending(table: Table) -> tuple[Result | None, Result | None]:
     """Both of the table's open results, locked, in one query (at most one of each: partial unique indexes)."""
-    current = list(table.results.select_for_update().filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED]))
+    current = list(table.results.select_for_update(no_key=True).filter(state__in=[*Result.FINAL_STATES, Result.State.REPORTED]))
     final = next((r for r in current if r.state in Result.FINAL_STATES), None)
     return final, next((r for r in current if r.state == Result.State.REPORTED), None)
 
@@ -428,7 +428,7 @@ def _decider(actor: Any, token: str | None, result: Result, table: Table, tourna
 def _lock_result(result: Result) -> tuple[Tournament, Round, Table, Result]:
     table = Table.objects.select_related("round").get(pk=result.table_id)
     tournament, round_, table = _lock_table_context(table)
-    locked = Result.objects.select_for_update().get(pk=result.pk)
+    locked = Result.objects.select_for_update(no_key=True).get(pk=result.pk)
     return tournament, round_, table, locked
 
 

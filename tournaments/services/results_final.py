@@ -43,8 +43,8 @@ def result_finalised(*, tournament: Tournament, round_: Round) -> None:
         if not open_tables:
             round_.status = Round.Status.FINISHED
             round_.save(update_fields=["status"])
-    tournament_id = tournament.pk
-    transaction.on_commit(lambda: _enqueue_standings(tournament_id))
+    tournament_id, version = tournament.pk, tournament.results_version
+    transaction.on_commit(lambda: _enqueue_standings(tournament_id, version))
     from tournaments.rankings.services import ratings_result_changed  # the rankings app (issue 9)
 
     ratings_result_changed(tournament=tournament, round_=round_)
@@ -54,11 +54,11 @@ def standings_invalidated(*, tournament: Tournament) -> None:
     """The standings must be recomputed although no result changed (e.g. new points or tiebreaks)."""
     Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
     tournament.refresh_from_db(fields=["results_version"])
-    tournament_id = tournament.pk
-    transaction.on_commit(lambda: _enqueue_standings(tournament_id))
+    tournament_id, version = tournament.pk, tournament.results_version
+    transaction.on_commit(lambda: _enqueue_standings(tournament_id, version))
 
 
-def _enqueue_standings(tournament_id: int) -> None:
+def _enqueue_standings(tournament_id: int, version: int | None = None) -> None:
     deferred = _deferred.get()
     if deferred is not None:
         deferred.add(tournament_id)
@@ -66,10 +66,14 @@ def _enqueue_standings(tournament_id: int) -> None:
     from tournaments.services.standings import standings_request_claim, standings_request_release
     from tournaments.tasks import standings_recompute
 
-    if not standings_request_claim(tournament_id):
+    if not standings_request_claim(tournament_id, version):
         return  # a recomputation already queued or running will include this result (coalescing)
+    from tournaments.task_outbox import publish
+
     try:
-        standings_recompute.delay(tournament_id)
-    except Exception:  # the broker is down: the periodic reconciler will catch up
+        # The broker down: the task waits in the outbox (sent within seconds of the broker's return) and
+        # the pending flag stays, standing for that run, which will read every later result too.
+        publish(standings_recompute, tournament_id)
+    except Exception:  # neither the broker nor the database took it: the periodic reconciler catches up
         standings_request_release(tournament_id)
         logger.exception("Could not enqueue standings_recompute(%s)", tournament_id)

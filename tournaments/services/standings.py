@@ -266,13 +266,16 @@ def standings_recompute(*, tournament_id: int, only_if_stale: bool = False) -> i
 # --- coalescing: one recomputation per tournament per burst of results ------------------------------
 #
 # A result asks for a recomputation on commit (`results_final._enqueue_standings`). It enqueues the task
-# only if it can *claim* the tournament's pending flag (an atomic add in the shared cache); a claim that
-# fails means a recomputation is queued or running and will read this result too: the result's commit
-# happened before its claim, the flag is released only after a run commits, and the task checks
-# the versions again after the release (`tournaments.tasks.standings_recompute`). So a burst of N
-# results costs one or two recomputations, and the last one always reads every result (the rows equal
-# a computation from scratch). The flag expires after PENDING_SECONDS so that a lost message delays a
-# tournament's requests at most that long (the periodic reconciler enqueues without claiming).
+# unless a queued or running recomputation will read its result too. The pending flag in the shared
+# cache (`standings:pending:<id>`, an atomic add) holds the results version the claimant needs shown.
+# A claim that finds the flag compares it with the standings version in the database: a flag at or
+# below it is a leftover (a run committed but its release was lost: a Redis blip, a killed worker), so
+# the caller takes it over and enqueues; a flag above it means a run that will read this result (the
+# result committed before the claim, and the task checks the versions again after its run). A cache that
+# fails, raises or swallows its error (django-redis with IGNORE_EXCEPTIONS answers None) means
+# "enqueue": duplicates are cheap, a dropped request is stale standings. Correctness never rests on the
+# flag's release: a run whose release failed keeps running while the standings are stale, and the
+# periodic reconciler (`standings_reconcile`, no claim) catches whatever else is left.
 
 PENDING_SECONDS = 120
 logger = logging.getLogger(__name__)
@@ -287,25 +290,57 @@ def standings_coalescing() -> bool:
     return bool(getattr(settings, "REDIS_URL", "")) or bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))
 
 
-def standings_request_claim(tournament_id: int) -> bool:
-    """True when the caller must enqueue a recomputation; False when a queued or running one will
-    include the caller's committed results. A cache that fails means True (enqueue; duplicates are cheap)."""
+def _versions(tournament_id: int) -> tuple[int, int] | None:
+    """(results_version, standings_version) from the database, None when the tournament is gone."""
+    row = Tournament.objects.filter(pk=tournament_id).values_list("results_version", "standings_version").first()
+    return (int(row[0]), int(row[1])) if row else None
+
+
+def standings_request_claim(tournament_id: int, version: int | None = None) -> bool:
+    """True when the caller must enqueue a recomputation; False only when a queued or running one will
+    include the caller's committed results. `version`: the results version the caller committed (read
+    from the database when not given). A cache that fails (an exception, or None from a cache that
+    swallows errors) means True."""
     if not standings_coalescing():
         return True
+    key = _pending_key(tournament_id)
     try:
-        return bool(cache.add(_pending_key(tournament_id), 1, PENDING_SECONDS))
+        if version is None:
+            versions = _versions(tournament_id)
+            if versions is None:
+                return False
+            version = versions[0]
+        added = cache.add(key, version, PENDING_SECONDS)
+        if added is None or added is True:
+            if added is None:
+                logger.warning("standings coalescing: the cache did not answer; enqueueing")
+            return True
+        claimed = cache.get(key)
+        if claimed is None:  # failed, or expired meanwhile
+            return True
+        versions = _versions(tournament_id)
+        if versions is None:
+            return False
+        if not isinstance(claimed, int) or claimed <= versions[1]:
+            # A leftover: the run it stood for has committed (its release was lost). Take it over.
+            cache.set(key, max(version, versions[0]), PENDING_SECONDS)
+            return True
+        return False
     except Exception:
         logger.warning("standings coalescing: the cache is unavailable; enqueueing", exc_info=True)
         return True
 
 
-def standings_request_release(tournament_id: int) -> None:
+def standings_request_release(tournament_id: int) -> bool:
+    """Drop the pending flag; False when the cache did not confirm it (the caller then keeps running
+    while the standings are stale instead of trusting a flag that may still be there)."""
     if not standings_coalescing():
-        return
+        return True
     try:
-        cache.delete(_pending_key(tournament_id))
+        return cache.delete(_pending_key(tournament_id)) is not None
     except Exception:
         logger.warning("standings coalescing: the cache is unavailable", exc_info=True)
+        return False
 
 
 def standings_are_stale(tournament_id: int) -> bool:

@@ -95,7 +95,7 @@ def board_add(*, actor: Any, tournament: Tournament, name: str, accessible: bool
 def entrant_accessibility_set(*, actor: Any, entrant: Entrant, needs_accessible_table: bool) -> Entrant:
     tournament = lock_tournament(entrant.tournament_id)
     require_organiser(actor, tournament)
-    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    entrant = Entrant.objects.select_for_update(no_key=True).get(pk=entrant.pk)
     entrant.needs_accessible_table = bool(needs_accessible_table)
     entrant.save(update_fields=["needs_accessible_table"])
     audit_record(action="entrant_accessibility_set", tournament=tournament, obj=entrant, actor=actor,

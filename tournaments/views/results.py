@@ -21,6 +21,7 @@ from tournaments import permissions
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.forms import ResultForm, add_service_error
 from tournaments.models import Entrant, Result, Round, Table, Tournament
+from tournaments.page_throttles import token_page_throttle
 from tournaments.services.results import result_confirm, result_override, result_reject, result_report
 from tournaments.views.page_data import entrant_table_views, table_view, tournament_profile
 
@@ -205,6 +206,7 @@ def _token_entrant(token: str) -> Entrant:
     return entrant
 
 
+@token_page_throttle
 def token_home(request: HttpRequest, token: str) -> HttpResponse:
     """The private page of an entrant's report link: its tables, each with a report button."""
     entrant = _token_entrant(token)
@@ -217,6 +219,7 @@ def token_home(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
+@token_page_throttle
 def token_report(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
     entrant = _token_entrant(token)
     tournament = entrant.tournament

@@ -13,10 +13,12 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from tournaments.notifications import address_from_unsubscribe_token, unsubscribe
+from tournaments.page_throttles import token_page_throttle
 
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
+@token_page_throttle
 def email_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     address = address_from_unsubscribe_token(token)
     if address is None:
