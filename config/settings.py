@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "tournaments",
     "tournaments.rankings",
+    "tournaments.webhooks",
 ]
 # The games app (issue 8) plugs in when its package exists; tournaments never imports it.
 if importlib.util.find_spec("games") is not None:
@@ -311,6 +312,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.rankings.tasks.ratings_reconcile",
         "schedule": timedelta(seconds=env.int("RATINGS_RECONCILE_SECONDS", default=900)),
     },
+    "webhooks-reconcile": {
+        "task": "tournaments.webhooks.tasks.webhook_reconcile",
+        "schedule": timedelta(seconds=env.int("WEBHOOKS_RECONCILE_SECONDS", default=120)),
+    },
     "game-records-reconcile": {
         "task": "games.tasks.records_reconcile",
         "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
@@ -324,6 +329,14 @@ CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "if-none-match", "if-modified-since")
 CORS_ALLOW_CREDENTIALS = False
 CORS_PREFLIGHT_MAX_AGE = 86400
+
+# Webhooks (tournaments/webhooks, docs/webhooks.md): private, loopback and link-local targets are refused
+# unless WEBHOOKS_ALLOW_PRIVATE_TARGETS is on (tests, intranets); attempts back off exponentially.
+WEBHOOKS_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS", default=False)
+WEBHOOKS_TIMEOUT_SECONDS = env.float("WEBHOOKS_TIMEOUT_SECONDS", default=5.0)
+WEBHOOKS_MAX_ATTEMPTS = env.int("WEBHOOKS_MAX_ATTEMPTS", default=6)
+WEBHOOKS_RETRY_BASE_SECONDS = env.int("WEBHOOKS_RETRY_BASE_SECONDS", default=30)
+WEBHOOKS_RETRY_MAX_SECONDS = env.int("WEBHOOKS_RETRY_MAX_SECONDS", default=3600)
 
 # E-mail: EMAIL_URL (smtp://user:password@host:587, smtp+tls://..., smtp+ssl://...); by default the
 # console backend prints every message (nothing to set up). Notifications: tournaments/notifications.

@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     RECORD_TABLE_NOT_FOUND = "record_table_not_found"
     IMPORT_TOO_LARGE = "import_too_large"
     IMPORT_UNREADABLE = "import_unreadable"
+    # webhooks (tournaments.webhooks)
+    WEBHOOK_TARGET_REFUSED = "webhook_target_refused"
     # live scoresheets (games app; an illegal entry answers 400 with the engine's verdict code instead)
     SCORESHEET_UNSUPPORTED = "scoresheet_unsupported"
     # 401 / 403 / 404
@@ -62,6 +64,7 @@ class ErrorCode(StrEnum):
     TABLE_NOT_RELEASED = "table_not_released"
     DROP_NOT_UNDOABLE = "drop_not_undoable"
     TIME_LIMIT_NOT_REACHED = "time_limit_not_reached"
+    WEBHOOK_LIMIT_REACHED = "webhook_limit_reached"
     SCORESHEET_EXISTS = "scoresheet_exists"
     SCORESHEET_STALE = "scoresheet_stale"
     SCORESHEET_CLOSED = "scoresheet_closed"
@@ -88,6 +91,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.IMPORT_TOO_LARGE: 400,
     ErrorCode.IMPORT_UNREADABLE: 400,
     ErrorCode.SCORESHEET_UNSUPPORTED: 400,
+    ErrorCode.WEBHOOK_TARGET_REFUSED: 400,
     ErrorCode.LOGIN_FAILED: 401,
     ErrorCode.LOGIN_LOCKED: 429,
     ErrorCode.PERMISSION_DENIED: 403,

@@ -141,6 +141,9 @@ class Tournament(models.Model):
     # Incremented by every write that locks the tournament (services.locking.lock_tournament): with
     # the two versions above it keys the cached public pages (tournaments/page_cache.py).
     public_version = models.PositiveIntegerField(default=0)
+    # Whether the tournament has an active webhook (tournaments/webhooks): read with the locked row, so an
+    # event of a tournament without webhooks costs no query; kept by the webhook services.
+    webhooks_active = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -4,7 +4,7 @@ Split by audience like the views: public pages, organiser pages under /t/<slug>/
 pages for players (account or private link /report/<token>/).
 """
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments.views import (
     archive,
@@ -82,4 +82,5 @@ urlpatterns = [
     path("report/<str:token>/", results.token_home, name="token-home"),
     path("email/unsubscribe/<str:token>/", unsubscribe.email_unsubscribe, name="email-unsubscribe"),
     path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
+    path("", include("tournaments.webhooks.urls_web")),
 ]

@@ -29,6 +29,7 @@ from tournaments.services.release import require_released, require_time_limit_re
 from tournaments.services.results_final import result_finalised
 from tournaments.services.tournaments import require_organiser, tournament_profile
 from tournaments.standings import placings_from_scores
+from tournaments.webhooks.events import result_event
 
 REPORTABLE_KINDS = ("normal", "time_limit", "forfeit")
 
@@ -339,6 +340,7 @@ def _report(
     _audit(audit, action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
            data=_audit_data(result, lines))
     notify_on_commit("result_reported", result.pk, anyone=has_addresses)
+    result_event("result.reported", tournament=tournament, round_=round_, result=result, lines=lines)
     return result, True
 
 
@@ -410,6 +412,7 @@ def _confirm(
     _audit(audit, action="result_confirmed", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
            data=_audit_data(result))
     result_finalised(tournament=tournament, round_=round_)
+    result_event("result.confirmed", tournament=tournament, round_=round_, result=result)
     return result
 
 
@@ -459,6 +462,7 @@ def result_reject(*, result: Result, actor: Any = None, token: str | None = None
     audit_record(action="result_rejected", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result))
     notify_on_commit("result_rejected", result.pk)
+    result_event("result.rejected", tournament=tournament, round_=round_, result=result)
     return result
 
 
@@ -508,4 +512,5 @@ def result_override(
     )
     result_finalised(tournament=tournament, round_=round_)
     notify_on_commit("result_overridden", result.pk)
+    result_event("result.overridden", tournament=tournament, round_=round_, result=result, lines=lines)
     return result

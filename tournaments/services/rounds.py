@@ -27,6 +27,7 @@ from tournaments.services.results_final import result_finalised
 from tournaments.services.standings import standings_recompute_locked
 from tournaments.services.tournaments import require_organiser, tournament_profile
 from tournaments.standings import StandingEntry, final_ranking
+from tournaments.webhooks.events import webhook_emit
 
 # Warnings that make an edited round impossible to save (the others are shown and accepted).
 BLOCKING_WARNINGS = {"entrant_twice", "unknown_entrant"}
@@ -478,6 +479,8 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     if round_.tables.filter(is_bye=True).exists():
         result_finalised(tournament=tournament, round_=round_)
     notify_on_commit("round_published", round_.pk)
+    webhook_emit("round.published", tournament=tournament, data={
+        "round": {"id": round_.pk, "number": round_.number, "stage": round_.stage}})
     return round_
 
 
