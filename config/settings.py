@@ -281,6 +281,15 @@ SPECTACULAR_SETTINGS = {
     # The CSV/iCal/rankings exports are plain Django views: documented by a hook.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "tournaments.api_schema_extras.add_plain_views"],
+    # One name per choice set (a generated client gets stable class names).
+    "ENUM_NAME_OVERRIDES": {
+        "ResultKindEnum": "tournaments.models.Result.Kind",
+        "ResultStateEnum": "tournaments.models.Result.State",
+        "WebhookEventEnum": "tournaments.webhooks.events.EVENT_NAMES",
+        "ReportKindEnum": ["normal", "time_limit", "forfeit"],
+    },
+    # State-dependent refusals: 409 (the state does not allow it) and 422 (the tournament's rules refuse
+    # the content) are documented on every write; 400 is a malformed request (tournaments/errors.py).
 }
 
 # Celery: RabbitMQ (amqp://) when CELERY_BROKER_URL is set; otherwise tasks run eagerly in-process.

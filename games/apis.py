@@ -241,7 +241,7 @@ class TournamentRecordsApi(APIView):
         tournament = tournament_get_visible(user=request.user, slug=slug)
         records = selectors.records_for_tournament(user=request.user, tournament=tournament)
         status = request.query_params.get("status")
-        if status:
+        if status is not None:  # `?status=` (empty) is refused like any unknown status
             if status not in GameRecord.Status.values:
                 raise TournamentError(
                     ErrorCode.INVALID_INPUT,

@@ -359,7 +359,7 @@ def test_the_api_refuses_a_private_target(organiser: Any) -> None:
     client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organiser).key}")
     answer = client.post(f"/api/tournaments/{tournament.slug}/webhooks/",
                          {"url": "http://127.0.0.1/", "events": ["round.published"]}, content_type="application/json")
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "webhook_target_refused"
 
 

@@ -164,7 +164,8 @@ class RecomputeApi(APIView):
                          "games_replayed": outcome.games_replayed, "games_deleted": outcome.games_deleted})
 
 
-POLICY_OUT = inline_serializer(name="RatingPolicy", fields={"time_limit_games": serializers.CharField()})
+POLICY_OUT = inline_serializer(name="RatingPolicy", fields={"time_limit_games": serializers.ChoiceField(
+    choices=RatingPolicy.TimeLimitGames.values, help_text="How games stopped at the time limit count for ratings.")})
 
 
 class RatingPolicyApi(APIView):

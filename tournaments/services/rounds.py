@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import pairing
-from tournaments.errors import ErrorCode, TournamentError
+from tournaments.errors import ErrorCode, TournamentError, refused
 from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, StandingRow, Table, Tournament
 from tournaments.notifications import notify_on_commit
 from tournaments.services.audit import audit_record
@@ -398,11 +398,11 @@ def round_edit(
         table_lists = [[int(e) for e in t] for t in tables]
         bye_list = [int(e) for e in byes]
     except (TypeError, ValueError) as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Tables must be lists of entrant ids.")) from exc
+        raise refused(_("Tables must be lists of entrant ids.")) from exc
     if not table_lists and not bye_list:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("A round needs at least one table."))
+        raise refused(_("A round needs at least one table."))
     if any(len(t) < 2 for t in table_lists):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Every table needs at least two entrants; use a bye instead."))
+        raise refused(_("Every table needs at least two entrants; use a bye instead."))
     # Pair against the state before this round (its draft seats must not count as meetings).
     Table.objects.filter(round=round_).delete()
     request = replace(pairing_request_build(tournament), round_number=round_.number)

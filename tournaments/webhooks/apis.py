@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from tournaments import selectors as tournament_selectors
 from tournaments.apis import ERRORS, _valid
 from tournaments.webhooks import selectors, services
-from tournaments.webhooks.events import EVENTS
+from tournaments.webhooks.events import EVENT_NAMES, EVENTS
 from tournaments.webhooks.models import WebhookDelivery, WebhookEndpoint
 from tournaments.webhooks.targets import URL_MAX_LENGTH
 
@@ -32,21 +32,21 @@ class WebhookAttemptOut(serializers.Serializer):
 
 class WebhookDeliveryOut(serializers.Serializer):
     id = serializers.IntegerField()
-    event = serializers.ChoiceField(choices=list(EVENTS))
+    event = serializers.ChoiceField(choices=EVENT_NAMES)
     event_id = serializers.UUIDField(help_text="Also sent as the Webhook-Id header: deduplicate on it.")
     state = serializers.ChoiceField(choices=WebhookDelivery.State.values)
     attempts = serializers.IntegerField(min_value=0)
     next_attempt_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
-    payload = serializers.JSONField()
+    payload = serializers.DictField(help_text="The body that was sent (docs/webhooks.md).")
     attempt_log = WebhookAttemptOut(many=True)
 
 
 class WebhookEndpointOut(serializers.Serializer):
     id = serializers.IntegerField()
     url = serializers.URLField()
-    events = serializers.ListField(child=serializers.ChoiceField(choices=list(EVENTS)))
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_NAMES))
     description = serializers.CharField()
     active = serializers.BooleanField()
     secret = serializers.CharField(help_text="HMAC-SHA256 key of the Webhook-Signature header.")
@@ -68,7 +68,7 @@ class WebhookListCreateApi(APIView):
 
     class WebhookInput(serializers.Serializer):
         url = serializers.CharField(max_length=URL_MAX_LENGTH)
-        events = serializers.ListField(child=serializers.ChoiceField(choices=list(EVENTS)), min_length=1,
+        events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_NAMES), min_length=1,
                                        max_length=len(EVENTS))
         description = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 

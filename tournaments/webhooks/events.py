@@ -30,6 +30,7 @@ EVENTS: dict[str, Any] = {
     "standings.changed": _("The standings change"),
     "record.verified": _("A game record is verified"),
 }
+EVENT_NAMES = list(EVENTS)
 
 
 def webhook_emit(event: str, *, tournament: Any, data: dict[str, Any]) -> None:
