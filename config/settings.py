@@ -341,6 +341,10 @@ CORS_PREFLIGHT_MAX_AGE = 86400
 
 # Webhooks (tournaments/webhooks, docs/webhooks.md): private, loopback and link-local targets are refused
 # unless WEBHOOKS_ALLOW_PRIVATE_TARGETS is on (tests, intranets); attempts back off exponentially.
+# Live pages (tournaments/live.py): seconds between the conditional GETs of a running tournament's pages,
+# and seconds each panel of the hall display (/t/<slug>/hall/) stays on screen.
+LIVE_REFRESH_SECONDS = env.int("LIVE_REFRESH_SECONDS", default=20)
+HALL_PANEL_SECONDS = env.int("HALL_PANEL_SECONDS", default=15)
 WEBHOOKS_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS", default=False)
 WEBHOOKS_TIMEOUT_SECONDS = env.float("WEBHOOKS_TIMEOUT_SECONDS", default=5.0)
 WEBHOOKS_MAX_ATTEMPTS = env.int("WEBHOOKS_MAX_ATTEMPTS", default=6)

@@ -216,9 +216,10 @@ class TableRecordsApi(APIView):
             elif isinstance(request.data.get("record"), str):
                 data, source = request.data["record"], GameRecord.Source.PASTE
             else:
-                raise TournamentError(
+                raise TournamentError(  # the multipart schema cannot say "one of file, record": 422
                     ErrorCode.INVALID_INPUT,
                     _("Send the record as a JSON body, a file field `file` or a form field `record`."),
+                    http_status=422,
                 )
         record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
         if current_app.conf.task_always_eager:

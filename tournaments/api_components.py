@@ -31,7 +31,7 @@ class ResultOut(serializers.Serializer):
 
 
 class SeatOut(serializers.Serializer):
-    position = serializers.IntegerField(min_value=1)
+    position = serializers.IntegerField(min_value=0, help_text="0 for the first seat.")
     entrant = serializers.IntegerField()
     name = serializers.CharField()
     is_starting = serializers.BooleanField()

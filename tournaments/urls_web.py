@@ -9,6 +9,7 @@ from django.urls import include, path
 from tournaments.views import (
     archive,
     final_places,
+    hall,
     organiser,
     public,
     results,
@@ -26,6 +27,7 @@ urlpatterns = [
     path("t/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     path("t/<slug:slug>/bracket/", final_places.bracket, name="bracket"),
+    path("t/<slug:slug>/hall/", hall.hall, name="hall"),
     path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
     path("t/<slug:slug>/rounds/<int:number>/sheet/", public.pairing_sheet, name="pairing-sheet"),
     path("t/<slug:slug>/entrants/<int:entrant_id>/", public.entrant_detail, name="entrant-detail"),
