@@ -532,3 +532,22 @@ class EmailOptOut(models.Model):
 
     def __str__(self) -> str:
         return self.address
+
+
+class IdempotentRequest(models.Model):
+    """The answer given to a write sent with an `Idempotency-Key` (tournaments/idempotency.py): the same
+    key from the same client answers the same again, and the write happens once (unique constraint)."""
+
+    key = models.CharField(max_length=100)
+    scope = models.CharField(max_length=64)  # hash of the client (user or private link) and the URL
+    status_code = models.PositiveSmallIntegerField()
+    location = models.CharField(max_length=500, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    body = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "scope"], name="idempotent_request_once")]
+
+    def __str__(self) -> str:
+        return f"{self.key} -> {self.status_code}"

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from tournaments import apis, archive_api, exports, spreadsheets
 from tournaments.api_errors import read_only_api_view
+from tournaments.idempotency import honour_idempotency_key
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -53,12 +54,16 @@ urlpatterns = [
     path("rounds/<int:round_id>/discard/", apis.RoundDiscardApi.as_view(), name="api-round-discard"),
     path("rounds/<int:round_id>/publish/", apis.RoundPublishApi.as_view(), name="api-round-publish"),
     path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
-    path("tables/<int:table_id>/report/", apis.TableReportApi.as_view(), name="api-table-report"),
+    path("tables/<int:table_id>/report/", honour_idempotency_key(apis.TableReportApi.as_view()),
+         name="api-table-report"),
     path("tables/<int:table_id>/schedule/", apis.TableScheduleApi.as_view(), name="api-table-schedule"),
     path("tournaments/<slug:slug>/forbidden-pairs/", apis.ForbiddenPairApi.as_view(), name="api-forbidden-pairs"),
     path("tournaments/<slug:slug>/forbidden-pairs/<int:pair_id>/", apis.ForbiddenPairDetailApi.as_view(),
          name="api-forbidden-pair"),
-    path("tables/<int:table_id>/override/", apis.TableOverrideApi.as_view(), name="api-table-override"),
-    path("results/<int:result_id>/confirm/", apis.ResultConfirmApi.as_view(), name="api-result-confirm"),
-    path("results/<int:result_id>/reject/", apis.ResultRejectApi.as_view(), name="api-result-reject"),
+    path("tables/<int:table_id>/override/", honour_idempotency_key(apis.TableOverrideApi.as_view()),
+         name="api-table-override"),
+    path("results/<int:result_id>/confirm/", honour_idempotency_key(apis.ResultConfirmApi.as_view()),
+         name="api-result-confirm"),
+    path("results/<int:result_id>/reject/", honour_idempotency_key(apis.ResultRejectApi.as_view()),
+         name="api-result-reject"),
 ]

@@ -6,6 +6,7 @@ pages for players (account or private link /report/<token>/).
 
 from django.urls import include, path
 
+from tournaments.idempotency import honour_idempotency_key
 from tournaments.views import (
     archive,
     final_places,
@@ -76,13 +77,15 @@ urlpatterns = [
     path("import/", archive.archive_import_view, name="archive-import"),
     path(
         "t/<slug:slug>/manage/tables/<int:table_id>/result/",
-        results.result_override_view,
+        honour_idempotency_key(results.result_override_view),
         name="result-override",
     ),
     # Players
-    path("t/<slug:slug>/tables/<int:table_id>/report/", results.result_report_view, name="result-report"),
+    path("t/<slug:slug>/tables/<int:table_id>/report/", honour_idempotency_key(results.result_report_view),
+         name="result-report"),
     path("report/<str:token>/", results.token_home, name="token-home"),
     path("email/unsubscribe/<str:token>/", unsubscribe.email_unsubscribe, name="email-unsubscribe"),
-    path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
+    path("report/<str:token>/tables/<int:table_id>/", honour_idempotency_key(results.token_report),
+         name="token-report"),
     path("", include("tournaments.webhooks.urls_web")),
 ]

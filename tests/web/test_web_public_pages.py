@@ -111,7 +111,8 @@ def test_pages_load_without_javascript(
     """Everything a visitor needs is in the HTML: no inline script is required to show the data."""
     page = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
     assert "<noscript" not in page
-    assert page.count("<script") == 1  # only the deferred htmx enhancement
+    assert page.count("<script") == 2  # only the deferred htmx and live-refresh enhancements
+    assert page.count("<script src=") == 2 and page.count(" defer></script>") == 2
     assert 'name="viewport"' in page
 
 
