@@ -822,7 +822,7 @@ class StandingsApi(APIView):
         parameters=[OpenApiParameter("group", {"type": "integer", "minimum": 1, "maximum": MAX_GROUPS},
                                      required=False, description="Only this group's rows (422 for a group the "
                                                                  "tournament does not have).")],
-        responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
+        responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA, 422: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
