@@ -27,6 +27,7 @@ class ResultOut(serializers.Serializer):
     state = serializers.ChoiceField(choices=Result.State.choices)
     reported_for = serializers.IntegerField(allow_null=True, help_text="The entrant that reported it (null: an "
                                                                        "organiser or a bye).")
+    rejection_reason = serializers.CharField(allow_blank=True, help_text="Why it was rejected (rejected only).")
     lines = ResultLineOut(many=True, help_text="One line per seat, in seat order.")
 
 

@@ -121,6 +121,7 @@ def _result_data(result: Result | None) -> dict[str, Any] | None:
         "kind": result.kind,
         "state": result.state,
         "reported_for": result.reported_for_id,
+        "rejection_reason": result.rejection_reason,
         "lines": [
             {"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
              "forfeited": s.forfeited}
@@ -568,7 +569,8 @@ class TableOverrideApi(APIView):
 
 class ResultDecisionInput(serializers.Serializer):
     token = serializers.CharField(max_length=200, required=False)
-    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
+                                 help_text="Reject: why the result is wrong (kept as `rejection_reason`).")
 
 
 class ResultConfirmApi(APIView):
@@ -592,7 +594,7 @@ class ResultRejectApi(APIView):
         selectors.table_get_visible(user=request.user, table_id=result.table_id)
         data = _valid(ResultDecisionInput, request.data if request.data else {})
         result = services.result_reject(result=result, actor=request.user, token=_request_token(request),
-                                        note=data.get("note", ""))
+                                        reason=data.get("note", ""))
         return Response(_result_data(result))
 
 

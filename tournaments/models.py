@@ -387,6 +387,9 @@ class Result(models.Model):
     )
     decided_for = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     note = models.CharField(max_length=500, blank=True)
+    # Why the opponents (or an organiser) rejected the report: shown to the reporter and the organisers
+    # (result page, API `rejection_reason`, the `result_rejected` e-mail).
+    rejection_reason = models.CharField(max_length=500, blank=True)
     # Set when the table was ended by dropping this entrant during the round (undone by entrant_drop_undo).
     closed_by_drop = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
