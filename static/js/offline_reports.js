@@ -55,16 +55,18 @@
     var next = load().filter(function (e) { return e.state === "pending"; })[0];
     if (!next) { return; }
     flushing = true;
+    // A saved tap answers with a redirect (not followed here, so that the page's "saved" message is left
+    // for the next page the player sees); a refusal answers 4xx with the page and its error.
     fetch(next.url, {
-      method: "POST", body: next.body, credentials: "same-origin", redirect: "follow",
+      method: "POST", body: next.body, credentials: "same-origin", redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": next.key }
     }).then(function (response) {
       if (response.status >= 500) { flushing = false; return; }
       return response.text().then(function (html) {
         flushing = false;
-        if (response.ok) {
+        if (response.type === "opaqueredirect" || response.ok) {
           update(next.key, { state: "sent" });
-          if (interactive && next.url === window.location.pathname) { window.location.assign(response.url); return; }
+          if (interactive && next.url === window.location.pathname) { window.location.assign(next.url); return; }
         } else {
           update(next.key, { state: "refused", reason: reasonOf(html) || String(response.status) });
         }
