@@ -69,6 +69,7 @@ def add_plain_views(result: dict[str, Any], generator: Any, request: Any, public
         {"text/csv": {"schema": TEXT},
          "application/json": {"schema": {"type": "object", "properties": {
              "pool": TEXT, "rows": {"type": "array", "items": {"type": "object"}}}}}},
-        {"400": "A filter is invalid.", "404": "No such pool or format."},
+        {"400": "A filter is invalid.", "404": "No such pool or format.",
+         "422": "The filters contradict each other (from after to)."},
     )
     return result

@@ -71,6 +71,13 @@ class StandingsXlsxApi(APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, XlsxRenderer]
 
+    def handle_exception(self, exc: Exception) -> Any:
+        """Errors are JSON whatever was asked for (an .xlsx renderer would send an empty body)."""
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = "application/json"
+        return response
+
     @extend_schema(
         operation_id="tournaments_export_standings_xlsx",
         responses={

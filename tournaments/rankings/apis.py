@@ -83,7 +83,8 @@ class LeaderboardApi(APIView):
         responses={200: inline_serializer(name="Leaderboard", fields={
             "pool": serializers.CharField(), "count": serializers.IntegerField(),
             "page": serializers.IntegerField(), "pages": serializers.IntegerField(),
-            "rows": serializers.ListField(child=LEADERBOARD_ROW)}), 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
+            "rows": serializers.ListField(child=LEADERBOARD_ROW)}), 400: ERROR_SCHEMA, 404: ERROR_SCHEMA,
+            422: ERROR_SCHEMA},
     )
     def get(self, request: Request, pool: str) -> Response:
         services.require_pool(pool)
