@@ -273,7 +273,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Request bodies are documented as JSON (what clients send); uploads declare multipart themselves.
-    "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser"],
+    "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser", "rest_framework.parsers.JSONParser"],
     # Request bodies get their own components, so required strings say minLength 1.
     "COMPONENT_SPLIT_REQUEST": True,
     # PATCH bodies are validated as written (fields marked required stay required in the schema).

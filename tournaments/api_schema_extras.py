@@ -32,9 +32,25 @@ def _get(operation_id: str, tag: str, summary: str, parameters: list[dict[str, A
                     "security": SECURITY, "responses": responses}}
 
 
+def _require_bodies_with_required_fields(paths: dict[str, Any], components: dict[str, Any]) -> None:
+    """A request body whose JSON schema has required fields is itself required (issue 30): without it the
+    schema would call an empty POST valid, and the API refuses it."""
+    for item in paths.values():
+        for operation in item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if not body or body.get("required"):
+                continue
+            for content in body.get("content", {}).values():
+                ref = content.get("schema", {}).get("$ref", "")
+                component = components.get(ref.rsplit("/", 1)[-1], {}) if ref else content.get("schema", {})
+                if component.get("required"):
+                    body["required"] = True
+
+
 def add_plain_views(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     paths = result.setdefault("paths", {})
     components = result.setdefault("components", {}).setdefault("schemas", {})
+    _require_bodies_with_required_fields(paths, components)
     components.setdefault("Error", {"type": "object"})
     paths["/api/tournaments/{slug}/export/{kind}.csv"] = _get(
         "tournaments_export_csv", "tournaments",
