@@ -99,7 +99,15 @@ def positive_data_acceptance_or_422(ctx: Any, response: Any, case: Any) -> bool 
     A 400 for a schema-valid request is a failure: the schema must state every bound (issue 30)."""
     if response.status_code == 422:
         return None
+    if case.operation.label in STILL_400 and response.status_code == 400:
+        return None
     return positive_data_acceptance(ctx, response, case)
+
+
+# Operations whose domain refusals still answer 400 (listed in docs/testing.md, each to be moved to 422):
+# the scoresheet start checks the seat order and the dealer against the table in games/scoresheet_services.py,
+# which the scoresheet API rework (issue 26) rewrites; everything else must not refuse valid data with 400.
+STILL_400 = {"POST /api/tables/{table_id}/scoresheet/"}
 
 
 @schema.parametrize()
