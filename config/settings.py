@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "tournaments",
     "tournaments.rankings",
+    "tournaments.webhooks",
 ]
 # The games app (issue 8) plugs in when its package exists; tournaments never imports it.
 if importlib.util.find_spec("games") is not None:
@@ -333,7 +334,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Request bodies are documented as JSON (what clients send); uploads declare multipart themselves.
-    "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser"],
+    "PARSER_WHITELIST": ["tournaments.api_parsers.DepthLimitedJSONParser", "rest_framework.parsers.JSONParser"],
     # Request bodies get their own components, so required strings say minLength 1.
     "COMPONENT_SPLIT_REQUEST": True,
     # PATCH bodies are validated as written (fields marked required stay required in the schema).
@@ -341,6 +342,15 @@ SPECTACULAR_SETTINGS = {
     # The CSV/iCal/rankings exports are plain Django views: documented by a hook.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "tournaments.api_schema_extras.add_plain_views"],
+    # One name per choice set (a generated client gets stable class names).
+    "ENUM_NAME_OVERRIDES": {
+        "ResultKindEnum": "tournaments.models.Result.Kind",
+        "ResultStateEnum": "tournaments.models.Result.State",
+        "WebhookEventEnum": "tournaments.webhooks.events.EVENT_NAMES",
+        "ReportKindEnum": ["normal", "time_limit", "forfeit"],
+    },
+    # State-dependent refusals: 409 (the state does not allow it) and 422 (the tournament's rules refuse
+    # the content) are documented on every write; 400 is a malformed request (tournaments/errors.py).
 }
 
 # Celery: RabbitMQ (amqp://) when CELERY_BROKER_URL is set; otherwise tasks run eagerly in-process.
@@ -372,6 +382,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.rankings.tasks.ratings_reconcile",
         "schedule": timedelta(seconds=env.int("RATINGS_RECONCILE_SECONDS", default=900)),
     },
+    "webhooks-reconcile": {
+        "task": "tournaments.webhooks.tasks.webhook_reconcile",
+        "schedule": timedelta(seconds=env.int("WEBHOOKS_RECONCILE_SECONDS", default=120)),
+    },
     "game-records-reconcile": {
         "task": "games.tasks.records_reconcile",
         "schedule": timedelta(seconds=env.int("RECORDS_RECONCILE_SECONDS", default=300)),
@@ -392,6 +406,18 @@ CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "if-none-match", "if-modified-since")
 CORS_ALLOW_CREDENTIALS = False
 CORS_PREFLIGHT_MAX_AGE = 86400
+
+# Webhooks (tournaments/webhooks, docs/webhooks.md): private, loopback and link-local targets are refused
+# unless WEBHOOKS_ALLOW_PRIVATE_TARGETS is on (tests, intranets); attempts back off exponentially.
+# Live pages (tournaments/live.py): seconds between the conditional GETs of a running tournament's pages,
+# and seconds each panel of the hall display (/t/<slug>/hall/) stays on screen.
+LIVE_REFRESH_SECONDS = env.int("LIVE_REFRESH_SECONDS", default=20)
+HALL_PANEL_SECONDS = env.int("HALL_PANEL_SECONDS", default=15)
+WEBHOOKS_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS", default=False)
+WEBHOOKS_TIMEOUT_SECONDS = env.float("WEBHOOKS_TIMEOUT_SECONDS", default=5.0)
+WEBHOOKS_MAX_ATTEMPTS = env.int("WEBHOOKS_MAX_ATTEMPTS", default=6)
+WEBHOOKS_RETRY_BASE_SECONDS = env.int("WEBHOOKS_RETRY_BASE_SECONDS", default=30)
+WEBHOOKS_RETRY_MAX_SECONDS = env.int("WEBHOOKS_RETRY_MAX_SECONDS", default=3600)
 
 # E-mail: EMAIL_URL (smtp://user:password@host:587, smtp+tls://..., smtp+ssl://...); by default the
 # console backend prints every message (nothing to set up). Notifications: tournaments/notifications.

@@ -19,6 +19,7 @@ urlpatterns = [
     path("embed/", include("tournaments.urls_embed")),
     path("api/", include("tournaments.urls_api")),
     path("api/", include("tournaments.rankings.urls_api")),
+    path("api/", include("tournaments.webhooks.urls_api")),
     path("", include("tournaments.rankings.urls_web")),
     path("api/", include("games.urls_api")),
     path("", include("games.urls_web")),

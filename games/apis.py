@@ -159,7 +159,7 @@ class RecordPagination(LimitOffsetPagination):
 
     def _whole_number(self, request: Request, name: str, minimum: int = 0) -> None:
         raw = request.query_params.get(name)
-        if raw not in (None, "") and not (str(raw).isdigit() and int(str(raw)) >= minimum):
+        if raw is not None and not (str(raw).isdigit() and int(str(raw)) >= minimum):  # `?limit=` too
             raise TournamentError(ErrorCode.INVALID_INPUT, _("%(name)s must be a whole number from %(minimum)s.") % {"name": name, "minimum": minimum},
                                   field=name)
 
@@ -216,9 +216,10 @@ class TableRecordsApi(APIView):
             elif isinstance(request.data.get("record"), str):
                 data, source = request.data["record"], GameRecord.Source.PASTE
             else:
-                raise TournamentError(
+                raise TournamentError(  # the multipart schema cannot say "one of file, record": 422
                     ErrorCode.INVALID_INPUT,
                     _("Send the record as a JSON body, a file field `file` or a form field `record`."),
+                    http_status=422,
                 )
         record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
         if current_app.conf.task_always_eager:
@@ -241,7 +242,7 @@ class TournamentRecordsApi(APIView):
         tournament = tournament_get_visible(user=request.user, slug=slug)
         records = selectors.records_for_tournament(user=request.user, tournament=tournament)
         status = request.query_params.get("status")
-        if status:
+        if status is not None:  # `?status=` (empty) is refused like any unknown status
             if status not in GameRecord.Status.values:
                 raise TournamentError(
                     ErrorCode.INVALID_INPUT,
@@ -318,7 +319,8 @@ class RecordImportApi(APIView):
         else:
             upload = _upload(request, services.max_import_bytes(), ErrorCode.IMPORT_TOO_LARGE)
             if upload is None:
-                raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the file as a multipart field `file`."))
+                raise TournamentError(ErrorCode.INVALID_INPUT, _("Send the file as a multipart field `file`."),
+                                      http_status=422)  # the schema cannot say "a file or a body": 422
             data, filename = upload
         batch = services.records_import(tournament=tournament, actor=request.user, filename=filename, data=data)
         batch.refresh_from_db(fields=["status", "processed", "error_message"])  # never the upload again

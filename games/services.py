@@ -45,6 +45,7 @@ from tournaments.services.audit import audit_entry, audit_record, audit_write
 from tournaments.services.locking import TableLocks, lock_tournament, open_result_exists
 from tournaments.services.results_bulk import RecordReport, results_report_from_records
 from tournaments.services.tournaments import tournament_profile
+from tournaments.webhooks.events import webhook_emit
 
 logger = logging.getLogger(__name__)
 
@@ -630,6 +631,13 @@ def store_checked(tournament: Tournament, checked: Mapping[int, Checked], *,
 
 
 def verified_entry(tournament: Tournament, record: GameRecord) -> AuditLog:
+    """The audit row of a record's new verdict; also announces `record.verified` to the tournament's
+    webhooks once the caller's transaction commits (tournaments.webhooks)."""
+    webhook_emit("record.verified", tournament=tournament, data={
+        "record": {"id": record.pk, "status": record.status, "complete": record.complete,
+                   "error_code": record.error_code, "engine_version": record.engine_version,
+                   "settlement": record.settlement},
+        "table": {"id": record.table_id}})
     return audit_entry(
         action="game_record_verified", tournament=tournament, obj=record, actor=None,
         data={"status": record.status, "complete": record.complete, "error_code": record.error_code,

@@ -4,6 +4,7 @@ from django.urls import path
 
 from games import apis
 from games.scoresheet import apis as scoresheet_apis
+from tournaments.idempotency import honour_idempotency_key
 
 urlpatterns = [
     path("tables/<int:table_id>/records/", apis.TableRecordsApi.as_view(), name="api-table-records"),
@@ -16,9 +17,11 @@ urlpatterns = [
     path("record-imports/<int:batch_id>/", apis.RecordImportDetailApi.as_view(), name="api-record-import-detail"),
     path("tables/<int:table_id>/scoresheet/", scoresheet_apis.TableScoresheetApi.as_view(), name="api-table-scoresheet"),
     path("scoresheets/<int:sheet_id>/", scoresheet_apis.ScoresheetApi.as_view(), name="api-scoresheet"),
-    path("scoresheets/<int:sheet_id>/entries/", scoresheet_apis.ScoresheetEntriesApi.as_view(),
+    # Idempotency-Key (tournaments/idempotency.py, issue 30): a tap re-sent after a lost answer is written once
+    path("scoresheets/<int:sheet_id>/entries/", honour_idempotency_key(scoresheet_apis.ScoresheetEntriesApi.as_view()),
          name="api-scoresheet-entries"),
-    path("scoresheets/<int:sheet_id>/undo/", scoresheet_apis.ScoresheetUndoApi.as_view(), name="api-scoresheet-undo"),
+    path("scoresheets/<int:sheet_id>/undo/", honour_idempotency_key(scoresheet_apis.ScoresheetUndoApi.as_view()),
+         name="api-scoresheet-undo"),
     path("scoresheets/<int:sheet_id>/finish/", scoresheet_apis.ScoresheetFinishApi.as_view(),
          name="api-scoresheet-finish"),
     path("scoresheets/<int:sheet_id>/abandon/", scoresheet_apis.ScoresheetAbandonApi.as_view(),

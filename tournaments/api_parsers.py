@@ -14,6 +14,13 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 
+class UnstorableText(ParseError):
+    """Valid JSON (so schema-valid strings) holding U+0000 or half a surrogate pair, which PostgreSQL cannot
+    store: well formed but not processable, 422 (issue 30); the code stays `parse_error`."""
+
+    status_code = 422
+
+
 class JSONTooDeep(ParseError):
     default_code = "json_too_deep"
     default_detail = gettext_lazy("The JSON body is nested too deeply.")
@@ -95,8 +102,8 @@ class DepthLimitedJSONParser(JSONParser):
         except (ValueError, RecursionError) as exc:
             raise ParseError(f"The body is not valid JSON: {exc}") from exc
         if holds_unstorable(text, data):
-            raise ParseError(_("The JSON body contains a character that cannot be stored: U+0000 or half of a "
-                               "surrogate pair."))
+            raise UnstorableText(_("The JSON body contains a character that cannot be stored: U+0000 or half "
+                                   "of a surrogate pair."))
         return data
 
 

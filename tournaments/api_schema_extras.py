@@ -32,18 +32,40 @@ def _get(operation_id: str, tag: str, summary: str, parameters: list[dict[str, A
                     "security": SECURITY, "responses": responses}}
 
 
+def _require_bodies_with_required_fields(paths: dict[str, Any], components: dict[str, Any]) -> None:
+    """A request body whose JSON schema has required fields is itself required (issue 30): without it the
+    schema would call an empty POST valid, and the API refuses it."""
+    for item in paths.values():
+        for operation in item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if not body or body.get("required"):
+                continue
+            for content in body.get("content", {}).values():
+                ref = content.get("schema", {}).get("$ref", "")
+                component = components.get(ref.rsplit("/", 1)[-1], {}) if ref else content.get("schema", {})
+                if component.get("required"):
+                    body["required"] = True
+
+
 def add_plain_views(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     paths = result.setdefault("paths", {})
     components = result.setdefault("components", {}).setdefault("schemas", {})
+    _require_bodies_with_required_fields(paths, components)
     components.setdefault("Error", {"type": "object"})
     paths["/api/tournaments/{slug}/export/{kind}.csv"] = _get(
         "tournaments_export_csv", "tournaments",
         "CSV export (entrants, pairings, results or standings); formula-looking cells are quoted.",
         [SLUG, _path("kind", {"type": "string", "enum": ["entrants", "pairings", "results", "standings"]}),
-         {"in": "query", "name": "round", "required": False, "schema": {"type": "integer", "minimum": 0},
-          "description": "pairings only: one round's number."}],
+         {"in": "query", "name": "round", "required": False,
+          "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
+          "description": "pairings only: one round's number."},
+         {"in": "query", "name": "group", "required": False,
+          "schema": {"type": "integer", "minimum": 1, "maximum": 64},
+          "description": "standings only: one group's rows (422 for a group the tournament does not have)."}],
         {"text/csv": {"schema": TEXT}},
-        {"400": "round is not a number.", "404": "No such tournament (or not visible), or no such export."},
+        {"400": "round or group is not a whole number within its bounds.",
+         "404": "No such tournament (or not visible), or no such export.",
+         "422": "The tournament has no such group."},
     )
     paths["/api/tournaments/{slug}/calendar.ics"] = _get(
         "tournaments_calendar", "tournaments", "iCal feed: one event per scheduled table of the published rounds.",
@@ -63,6 +85,7 @@ def add_plain_views(result: dict[str, Any], generator: Any, request: Any, public
         {"text/csv": {"schema": TEXT},
          "application/json": {"schema": {"type": "object", "properties": {
              "pool": TEXT, "rows": {"type": "array", "items": {"type": "object"}}}}}},
-        {"400": "A filter is invalid.", "404": "No such pool or format."},
+        {"400": "A filter is invalid.", "404": "No such pool or format.",
+         "422": "The filters contradict each other (from after to)."},
     )
     return result

@@ -21,13 +21,32 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
+from tournaments.api_components import (
+    PLACING_POINTS_FIELD,
+    TIEBREAK_ORDER_FIELD,
+    VARIANT_FIELD,
+    AuditRowOut,
+    RoundOut,
+    TableOut,
+)
 from tournaments.api_strict_types import strict_json_types
-from tournaments.errors import ErrorCode, TournamentError
-from tournaments.models import ENTRANT_NAME_MAX_LENGTH, Entrant, Result, Round, Table, Tournament
+from tournaments.errors import ErrorCode, TournamentError, refused
+from tournaments.models import (
+    ENTRANT_NAME_MAX_LENGTH,
+    Board,
+    Entrant,
+    ForbiddenPair,
+    Result,
+    Round,
+    Table,
+    Tournament,
+)
 from tournaments.page_cache import api_not_modified, cached_answer, store_answer, tournament_key
 from tournaments.permissions import is_organiser
 from tournaments.profiles import GAMES
 from tournaments.standings import TIEBREAKS
+
+MAX_GROUPS = 64
 
 ERROR_SCHEMA = inline_serializer(
     name="Error",
@@ -39,7 +58,10 @@ ERROR_SCHEMA = inline_serializer(
         )
     },
 )
-ERRORS = {400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA}
+# 400 malformed (schema), 409 the state does not allow it, 422 refused by the tournament's rules
+# (tournaments/errors.py, docs/architecture.md); the body is always {"error": {code, message, details}}.
+ERRORS = {400: ERROR_SCHEMA, 401: ERROR_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA,
+          422: ERROR_SCHEMA}
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -57,6 +79,9 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 class TournamentOut(serializers.ModelSerializer):
     organisers = serializers.SerializerMethodField()
+    variant = VARIANT_FIELD
+    placing_points = PLACING_POINTS_FIELD
+    tiebreak_order = TIEBREAK_ORDER_FIELD
 
     class Meta:
         model = Tournament
@@ -98,6 +123,7 @@ def _result_data(result: Result | None) -> dict[str, Any] | None:
         "kind": result.kind,
         "state": result.state,
         "reported_for": result.reported_for_id,
+        "rejection_reason": result.rejection_reason,
         "lines": [
             {"entrant": s.entrant_id, "score": s.score, "placing": s.placing, "is_winner": s.is_winner,
              "forfeited": s.forfeited}
@@ -510,12 +536,8 @@ class ScheduleMeetingsApi(APIView):
 
 # --- rounds -------------------------------------------------------------------------------------
 
-ROUND_FIELDS = {"id": serializers.IntegerField(), "number": serializers.IntegerField(),
-                "stage": serializers.CharField(), "status": serializers.CharField(),
-                "warnings": serializers.ListField(child=serializers.DictField()),
-                "tables": serializers.ListField(child=serializers.DictField())}
-ROUND_SCHEMA = inline_serializer(name="Round", fields=ROUND_FIELDS)
-ROUND_LIST_SCHEMA = type(ROUND_SCHEMA)(many=True)
+ROUND_SCHEMA = RoundOut
+ROUND_LIST_SCHEMA = RoundOut(many=True)
 
 
 class RoundListApi(APIView):
@@ -612,8 +634,7 @@ class ResultInput(serializers.Serializer):
 class TableDetailApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: inline_serializer(name="Table", fields={"id": serializers.IntegerField()}),
-                              404: ERROR_SCHEMA})
+    @extend_schema(responses={200: TableOut, 404: ERROR_SCHEMA})
     def get(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get_visible(user=request.user, table_id=table_id)
         table = selectors.round_tables(table.round).get(pk=table.pk)
@@ -662,7 +683,8 @@ class TableOverrideApi(APIView):
 
 class ResultDecisionInput(serializers.Serializer):
     token = serializers.CharField(max_length=200, required=False)
-    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
+                                 help_text="Reject: why the result is wrong (kept as `rejection_reason`).")
 
 
 class ResultConfirmApi(APIView):
@@ -686,7 +708,7 @@ class ResultRejectApi(APIView):
         selectors.table_get_visible(user=request.user, table_id=result.table_id)
         data = _valid(ResultDecisionInput, request.data if request.data else {})
         result = services.result_reject(result=result, actor=request.user, token=_request_token(request),
-                                        note=data.get("note", ""))
+                                        reason=data.get("note", ""))
         return Response(_result_data(result))
 
 
@@ -697,8 +719,7 @@ class TableScheduleApi(APIView):
         physical_table = serializers.CharField(max_length=40, required=False, allow_blank=True)
         starts_at = serializers.DateTimeField(required=False, allow_null=True)
 
-    @extend_schema(request=TableScheduleInput, responses={200: inline_serializer(
-        name="TableSchedule", fields={"id": serializers.IntegerField()}), **ERRORS})
+    @extend_schema(request=TableScheduleInput, responses={200: TableOut, **ERRORS})
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get_visible(user=request.user, table_id=table_id)
         data = _valid(self.TableScheduleInput, request.data)
@@ -706,8 +727,24 @@ class TableScheduleApi(APIView):
         return Response(table_data(selectors.round_tables(table.round).get(pk=table.pk)))
 
 
+BOARD_OUT = inline_serializer(name="Board", fields={
+    "id": serializers.IntegerField(), "name": serializers.CharField(), "accessible": serializers.BooleanField(),
+    "position": serializers.IntegerField(min_value=0, help_text="Boards are used in this order.")})
+
+
+def _board_data(board: Board) -> dict[str, Any]:
+    return {"id": board.pk, "name": board.name, "accessible": board.accessible, "position": board.position}
+
+
+def _organised(request: Request, slug: str) -> Tournament:
+    tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Only an organiser of this tournament may do this."))
+    return tournament
+
+
 class BoardAddApi(APIView):
-    """Add a physical table (board) of the venue."""
+    """The venue's physical tables (boards): list them (organisers), add one."""
 
     permission_classes = [IsAuthenticated]
 
@@ -715,13 +752,79 @@ class BoardAddApi(APIView):
         name = serializers.CharField(max_length=40)
         accessible = serializers.BooleanField(default=False)
 
-    @extend_schema(request=BoardInput, responses={201: inline_serializer(
-        name="Board", fields={"id": serializers.IntegerField(), "name": serializers.CharField(),
-                              "accessible": serializers.BooleanField()}), **ERRORS})
+    @extend_schema(responses={200: inline_serializer(
+        name="BoardList", fields={"boards": serializers.ListField(child=BOARD_OUT)}), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = _organised(request, slug)
+        return Response({"boards": [_board_data(b) for b in tournament.boards.order_by("position", "id")]})
+
+    @extend_schema(request=BoardInput, responses={201: BOARD_OUT, **ERRORS})
     def post(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         board = services.board_add(actor=request.user, tournament=tournament, **_valid(self.BoardInput, request.data))
-        return Response({"id": board.pk, "name": board.name, "accessible": board.accessible}, status=201)
+        return Response(_board_data(board), status=201)
+
+
+class BoardDetailApi(APIView):
+    """Remove a board (409 `round_in_progress` while a table of an open round sits at it)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={204: None, **ERRORS})
+    def delete(self, request: Request, slug: str, board_id: int) -> Response:
+        tournament = _organised(request, slug)
+        board = tournament.boards.filter(pk=board_id).first()
+        if board is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("No such board."))
+        services.board_remove(actor=request.user, board=board)
+        return Response(status=204)
+
+
+ORGANISER_OUT = inline_serializer(name="Organiser", fields={
+    "id": serializers.IntegerField(), "username": serializers.CharField()})
+
+
+class OrganiserListAddApi(APIView):
+    """The tournament's organisers (organisers only); POST adds a co-organiser by user name."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OrganiserInput(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+
+    @extend_schema(responses={200: inline_serializer(name="OrganiserList", fields={
+        "organisers": serializers.ListField(child=ORGANISER_OUT)}), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = _organised(request, slug)
+        return Response({"organisers": [{"id": u.pk, "username": u.get_username()}
+                                        for u in tournament.organisers.order_by("pk")]})
+
+    @extend_schema(request=OrganiserInput, responses={201: ORGANISER_OUT, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        from django.contrib.auth import get_user_model
+
+        tournament = _organised(request, slug)
+        data = _valid(self.OrganiserInput, request.data)
+        user = get_user_model().objects.filter(username=data["username"], is_active=True).first()
+        if user is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("No such user."))
+        services.tournament_organiser_add(actor=request.user, tournament=tournament, user=user)
+        return Response({"id": user.pk, "username": user.get_username()}, status=201)
+
+
+class OrganiserDetailApi(APIView):
+    """Remove a co-organiser (409 `last_organiser` for the last one)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={204: None, **ERRORS})
+    def delete(self, request: Request, slug: str, user_id: int) -> Response:
+        tournament = _organised(request, slug)
+        user = tournament.organisers.filter(pk=user_id).first()
+        if user is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("This user does not organise the tournament."))
+        services.tournament_organiser_remove(actor=request.user, tournament=tournament, user=user)
+        return Response(status=204)
 
 
 class RoundAssignBoardsApi(APIView):
@@ -755,8 +858,13 @@ class EntrantAccessibilityApi(APIView):
                                                                       **data)).data)
 
 
+FORBIDDEN_PAIR_OUT = inline_serializer(name="ForbiddenPair", fields={
+    "id": serializers.IntegerField(), "entrants": serializers.ListField(child=serializers.IntegerField(),
+                                                                       min_length=2, max_length=2)})
+
+
 class ForbiddenPairApi(APIView):
-    """Keep two entrants apart when pairing (if possible)."""
+    """Pairs of entrants kept apart when pairing (if possible): list them (organisers), add one."""
 
     permission_classes = [IsAuthenticated]
 
@@ -764,9 +872,14 @@ class ForbiddenPairApi(APIView):
         first = serializers.IntegerField(min_value=1)
         second = serializers.IntegerField(min_value=1)
 
-    @extend_schema(request=ForbiddenPairInput, responses={201: inline_serializer(
-        name="ForbiddenPair", fields={"id": serializers.IntegerField(), "entrants": serializers.ListField(
-            child=serializers.IntegerField())}), **ERRORS})
+    @extend_schema(responses={200: inline_serializer(name="ForbiddenPairList", fields={
+        "pairs": serializers.ListField(child=FORBIDDEN_PAIR_OUT)}), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = _organised(request, slug)
+        pairs = ForbiddenPair.objects.filter(tournament=tournament).order_by("pk")
+        return Response({"pairs": [{"id": p.pk, "entrants": [p.first_id, p.second_id]} for p in pairs]})
+
+    @extend_schema(request=ForbiddenPairInput, responses={201: FORBIDDEN_PAIR_OUT, **ERRORS})
     def post(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         data = _valid(self.ForbiddenPairInput, request.data)
@@ -774,6 +887,21 @@ class ForbiddenPairApi(APIView):
         second = selectors.entrant_get(entrant_id=data["second"])
         pair = services.forbidden_pair_add(actor=request.user, tournament=tournament, first=first, second=second)
         return Response({"id": pair.pk, "entrants": [pair.first_id, pair.second_id]}, status=201)
+
+
+class ForbiddenPairDetailApi(APIView):
+    """No longer keep the two entrants apart."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={204: None, **ERRORS})
+    def delete(self, request: Request, slug: str, pair_id: int) -> Response:
+        tournament = _organised(request, slug)
+        pair = ForbiddenPair.objects.filter(tournament=tournament, pk=pair_id).first()
+        if pair is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("No such pair."))
+        services.forbidden_pair_remove(actor=request.user, pair=pair)
+        return Response(status=204)
 
 
 # --- standings and audit ------------------------------------------------------------------------
@@ -830,14 +958,17 @@ class StandingsApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("group", int, required=False, description="Only this group's rows."),
-            OpenApiParameter("page", int, required=False,
+            OpenApiParameter("group", {"type": "integer", "minimum": 1, "maximum": MAX_GROUPS},
+                             required=False, description="Only this group's rows (422 for a group the "
+                                                         "tournament does not have)."),
+            OpenApiParameter("page", {"type": "integer", "minimum": 1}, required=False,
                              description="Page number, from 1 to `pages` (default 1); out of range: 400."),
-            OpenApiParameter("page_size", int, required=False,
+            OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": STANDINGS_PAGE_SIZE_MAX},
+                             required=False,
                              description=f"Rows per page, 1 to {STANDINGS_PAGE_SIZE_MAX} "
                                          f"(default {STANDINGS_PAGE_SIZE})."),
         ],
-        responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
+        responses={200: StandingsOut, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA, 422: ERROR_SCHEMA},
     )
     def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
@@ -882,12 +1013,12 @@ def _group_param(request: Request, tournament: Tournament) -> int | None:
     raw = request.query_params.get("group")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or not 1 <= int(raw) <= tournament.group_count or tournament.group_count < 2:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
-            _("group must be a group number from 1 to %(count)s.") % {"count": tournament.group_count}
-            if tournament.group_count > 1 else _("This tournament has no groups."),
-        )
+    message = (_("group must be a group number from 1 to %(count)s.") % {"count": tournament.group_count}
+               if tournament.group_count > 1 else _("This tournament has no groups."))
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_GROUPS:
+        raise TournamentError(ErrorCode.INVALID_INPUT, message)  # outside the schema's bounds: 400
+    if int(raw) > tournament.group_count or tournament.group_count < 2:
+        raise refused(message)  # a group this tournament does not have: 422
     return int(raw)
 
 
@@ -910,8 +1041,7 @@ class ReportLinksApi(APIView):
 class AuditLogApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: inline_serializer(name="AuditRow", fields={"action": serializers.CharField()},
-                                                     many=True), **ERRORS})
+    @extend_schema(responses={200: AuditRowOut(many=True), **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         if not is_organiser(request.user, tournament):

@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     RECORD_TABLE_NOT_FOUND = "record_table_not_found"
     IMPORT_TOO_LARGE = "import_too_large"
     IMPORT_UNREADABLE = "import_unreadable"
+    # webhooks (tournaments.webhooks)
+    WEBHOOK_TARGET_REFUSED = "webhook_target_refused"
     # live scoresheets (games app; an illegal entry answers 400 with the engine's verdict code instead)
     SCORESHEET_UNSUPPORTED = "scoresheet_unsupported"
     # 401 / 403 / 404
@@ -62,6 +64,8 @@ class ErrorCode(StrEnum):
     TABLE_NOT_RELEASED = "table_not_released"
     DROP_NOT_UNDOABLE = "drop_not_undoable"
     TIME_LIMIT_NOT_REACHED = "time_limit_not_reached"
+    WEBHOOK_LIMIT_REACHED = "webhook_limit_reached"
+    LAST_ORGANISER = "last_organiser"
     SCORESHEET_EXISTS = "scoresheet_exists"
     SCORESHEET_STALE = "scoresheet_stale"
     SCORESHEET_CLOSED = "scoresheet_closed"
@@ -80,22 +84,29 @@ class ErrorCode(StrEnum):
     LOGIN_LOCKED = "login_locked"  # 429
 
 
+# 400: the request is malformed: a field missing or of the wrong type or out of the bounds the schema
+#      states, a body that is not JSON or too deep or too large. A client fixes its code.
+# 422: the request is well formed (the schema accepts it) but the tournament's rules refuse its content:
+#      a score beyond the game's range, a variant the game does not have, a CSV or record that does not
+#      read, a webhook host that resolves to a private address. Depends on the tournament, not the schema.
+# 409: the current state does not allow it (default): round not a draft, result already final ...
 HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.INVALID_INPUT: 400,
-    ErrorCode.INVALID_VARIANT: 400,
-    ErrorCode.INVALID_RESULT: 400,
-    ErrorCode.INVALID_CSV: 400,
-    ErrorCode.INVALID_ARCHIVE: 400,
-    ErrorCode.PAIRING_INVALID: 400,
     ErrorCode.JSON_TOO_DEEP: 400,
     ErrorCode.RECORD_TOO_LARGE: 400,
-    ErrorCode.RECORD_UNREADABLE: 400,
-    ErrorCode.RECORD_GAME_MISMATCH: 400,
-    ErrorCode.RECORD_PLAYERS_MISMATCH: 400,
-    ErrorCode.RECORD_TABLE_NOT_FOUND: 400,
     ErrorCode.IMPORT_TOO_LARGE: 400,
-    ErrorCode.IMPORT_UNREADABLE: 400,
-    ErrorCode.SCORESHEET_UNSUPPORTED: 400,
+    ErrorCode.INVALID_VARIANT: 422,
+    ErrorCode.INVALID_RESULT: 422,
+    ErrorCode.INVALID_CSV: 422,
+    ErrorCode.INVALID_ARCHIVE: 422,
+    ErrorCode.PAIRING_INVALID: 422,
+    ErrorCode.RECORD_UNREADABLE: 422,
+    ErrorCode.RECORD_GAME_MISMATCH: 422,
+    ErrorCode.RECORD_PLAYERS_MISMATCH: 422,
+    ErrorCode.RECORD_TABLE_NOT_FOUND: 422,
+    ErrorCode.IMPORT_UNREADABLE: 422,
+    ErrorCode.SCORESHEET_UNSUPPORTED: 422,
+    ErrorCode.WEBHOOK_TARGET_REFUSED: 422,
     ErrorCode.LOGIN_FAILED: 401,
     ErrorCode.LOGIN_LOCKED: 429,
     ErrorCode.PERMISSION_DENIED: 403,
@@ -109,15 +120,23 @@ DEFAULT_STATUS = 409
 class TournamentError(Exception):
     """A domain error: a stable code, a human sentence in the active language, optional structured details."""
 
-    def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, http_status: int | None = None, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = details
+        self._status = http_status
 
     @property
     def http_status(self) -> int:
-        return HTTP_STATUS.get(self.code, DEFAULT_STATUS)
+        """The code's status; `http_status=422` marks an `invalid_input` that only the tournament's state or
+        rules make invalid (the schema cannot say it), e.g. `?group=2` of a tournament without groups."""
+        return self._status or HTTP_STATUS.get(self.code, DEFAULT_STATUS)
 
     def __str__(self) -> str:
         return self.message
+
+
+def refused(message: str, **details: Any) -> TournamentError:
+    """`invalid_input` answered 422: well formed, refused by this tournament's state or rules."""
+    return TournamentError(ErrorCode.INVALID_INPUT, message, http_status=422, **details)

@@ -104,27 +104,35 @@ def standings_rows(tournament: Tournament, group: int | None = None) -> tuple[li
     return header, rows
 
 
+MAX_ROUND_NUMBER = 1000
+MAX_GROUP_NUMBER = 64
+
+
 def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     try:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
     except TournamentError as exc:
         return JsonResponse({"error": {"code": str(exc.code), "message": exc.message, "details": {}}}, status=404)
+    # The query parameters are checked whatever the export (the schema states their bounds): 400 outside
+    # them, 422 for a group the tournament does not have.
+    round_raw, group_raw = request.GET.get("round"), request.GET.get("group")
+    if round_raw is not None and not (round_raw.isdigit() and 1 <= int(round_raw) <= MAX_ROUND_NUMBER):
+        return JsonResponse({"error": {"code": "invalid_input", "message": _("The round must be a whole number."),
+                                       "details": {"round": round_raw}}}, status=400)
+    if group_raw is not None and not (group_raw.isdigit() and 1 <= int(group_raw) <= MAX_GROUP_NUMBER):
+        return JsonResponse({"error": {"code": "invalid_input", "message": _("group must be a group number."),
+                                       "details": {"group": group_raw}}}, status=400)
+    if group_raw is not None and (int(group_raw) > tournament.group_count or tournament.group_count < 2):
+        return JsonResponse({"error": {"code": "invalid_input", "message": _("group must be a group number."),
+                                       "details": {"group": group_raw}}}, status=422)
     if kind == "entrants":
         header, rows = entrants_rows(tournament)
     elif kind == "pairings":
-        raw = request.GET.get("round", "")
-        if raw and not raw.isdigit():
-            return JsonResponse({"error": {"code": "invalid_input", "message": _("The round must be a whole number."),
-                                           "details": {}}}, status=400)
-        header, rows = pairings_rows(tournament, request.user, int(raw) if raw else None)
+        header, rows = pairings_rows(tournament, request.user, int(round_raw) if round_raw else None)
     elif kind == "results":
         header, rows = results_rows(tournament, request.user)
     elif kind == "standings":
-        raw = request.GET.get("group", "")
-        if raw and (not raw.isdigit() or not 1 <= int(raw) <= tournament.group_count or tournament.group_count < 2):
-            return JsonResponse({"error": {"code": "invalid_input", "message": "group must be a group number.",
-                                           "details": {}}}, status=400)
-        header, rows = standings_rows(tournament, int(raw) if raw else None)
+        header, rows = standings_rows(tournament, int(group_raw) if group_raw else None)
     else:
         return JsonResponse({"error": {"code": "not_found", "message": _("Unknown export."), "details": {}}},
                             status=404)

@@ -176,6 +176,9 @@ class Tournament(models.Model):
     # Incremented by every write that locks the tournament (services.locking.lock_tournament): with
     # the two versions above it keys the cached public pages (tournaments/page_cache.py).
     public_version = models.PositiveIntegerField(default=0)
+    # Whether the tournament has an active webhook (tournaments/webhooks): read with the locked row, so an
+    # event of a tournament without webhooks costs no query; kept by the webhook services.
+    webhooks_active = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -476,6 +479,9 @@ class Result(models.Model):
     )
     decided_for = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     note = models.CharField(max_length=500, blank=True)
+    # Why the opponents (or an organiser) rejected the report: shown to the reporter and the organisers
+    # (result page, API `rejection_reason`, the `result_rejected` e-mail).
+    rejection_reason = models.CharField(max_length=500, blank=True)
     # Set when the table was ended by dropping this entrant during the round (undone by entrant_drop_undo).
     closed_by_drop = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -654,3 +660,22 @@ class TaskOutbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)}"
+
+
+class IdempotentRequest(models.Model):
+    """The answer given to a write sent with an `Idempotency-Key` (tournaments/idempotency.py): the same
+    key from the same client answers the same again, and the write happens once (unique constraint)."""
+
+    key = models.CharField(max_length=100)
+    scope = models.CharField(max_length=64)  # hash of the client (user or private link) and the URL
+    status_code = models.PositiveSmallIntegerField()
+    location = models.CharField(max_length=500, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    body = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "scope"], name="idempotent_request_once")]
+
+    def __str__(self) -> str:
+        return f"{self.key} -> {self.status_code}"

@@ -11,6 +11,7 @@ import io
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from openpyxl import Workbook
@@ -22,6 +23,8 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from tournaments import selectors
+from tournaments.apis import ERROR_SCHEMA
+from tournaments.errors import ErrorCode, TournamentError
 from tournaments.exports import standings_rows
 from tournaments.models import Tournament
 
@@ -68,14 +71,25 @@ class StandingsXlsxApi(APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, XlsxRenderer]
 
+    def handle_exception(self, exc: Exception) -> Any:
+        """Errors are JSON whatever was asked for (an .xlsx renderer would send an empty body)."""
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = "application/json"
+        return response
+
     @extend_schema(
         operation_id="tournaments_export_standings_xlsx",
         responses={
             (200, XLSX_MEDIA_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="Standings workbook"),
-            404: OpenApiResponse(description="No such tournament"),
+            400: OpenApiResponse(ERROR_SCHEMA, description="`format` is neither json nor xlsx (e.g. empty)"),
+            404: OpenApiResponse(ERROR_SCHEMA, description="No such tournament"),
         },
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
+        chosen = request.query_params.get("format")
+        if chosen is not None and chosen not in ("json", "xlsx"):  # DRF ignores an empty `?format=`
+            raise TournamentError(ErrorCode.INVALID_INPUT, _("The format must be json or xlsx."))
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
         response = HttpResponse(standings_workbook(tournament), content_type=XLSX_MEDIA_TYPE)
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.xlsx"'

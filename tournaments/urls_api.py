@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from tournaments import apis, archive_api, exports, spreadsheets
 from tournaments.api_errors import read_only_api_view
+from tournaments.idempotency import honour_idempotency_key
 from tournaments.registration import apis as registration_apis
 
 urlpatterns = [
@@ -47,6 +48,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/export/standings.xlsx", spreadsheets.StandingsXlsxApi.as_view(),
          name="api-export-standings-xlsx"),
     path("tournaments/<slug:slug>/boards/", apis.BoardAddApi.as_view(), name="api-boards"),
+    path("tournaments/<slug:slug>/boards/<int:board_id>/", apis.BoardDetailApi.as_view(), name="api-board"),
+    path("tournaments/<slug:slug>/organisers/", apis.OrganiserListAddApi.as_view(), name="api-organisers"),
+    path("tournaments/<slug:slug>/organisers/<int:user_id>/", apis.OrganiserDetailApi.as_view(),
+         name="api-organiser"),
     path("tournaments/<slug:slug>/calendar.ics", read_only_api_view(exports.export_calendar), name="api-calendar"),
     path("tournaments/<slug:slug>/entrants/<int:entrant_id>/calendar.ics", read_only_api_view(exports.export_calendar),
          name="api-entrant-calendar"),
@@ -66,10 +71,16 @@ urlpatterns = [
     path("rounds/<int:round_id>/discard/", apis.RoundDiscardApi.as_view(), name="api-round-discard"),
     path("rounds/<int:round_id>/publish/", apis.RoundPublishApi.as_view(), name="api-round-publish"),
     path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
-    path("tables/<int:table_id>/report/", apis.TableReportApi.as_view(), name="api-table-report"),
+    path("tables/<int:table_id>/report/", honour_idempotency_key(apis.TableReportApi.as_view()),
+         name="api-table-report"),
     path("tables/<int:table_id>/schedule/", apis.TableScheduleApi.as_view(), name="api-table-schedule"),
     path("tournaments/<slug:slug>/forbidden-pairs/", apis.ForbiddenPairApi.as_view(), name="api-forbidden-pairs"),
-    path("tables/<int:table_id>/override/", apis.TableOverrideApi.as_view(), name="api-table-override"),
-    path("results/<int:result_id>/confirm/", apis.ResultConfirmApi.as_view(), name="api-result-confirm"),
-    path("results/<int:result_id>/reject/", apis.ResultRejectApi.as_view(), name="api-result-reject"),
+    path("tournaments/<slug:slug>/forbidden-pairs/<int:pair_id>/", apis.ForbiddenPairDetailApi.as_view(),
+         name="api-forbidden-pair"),
+    path("tables/<int:table_id>/override/", honour_idempotency_key(apis.TableOverrideApi.as_view()),
+         name="api-table-override"),
+    path("results/<int:result_id>/confirm/", honour_idempotency_key(apis.ResultConfirmApi.as_view()),
+         name="api-result-confirm"),
+    path("results/<int:result_id>/reject/", honour_idempotency_key(apis.ResultRejectApi.as_view()),
+         name="api-result-reject"),
 ]

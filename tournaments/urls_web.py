@@ -4,12 +4,14 @@ Split by audience like the views: public pages, organiser pages under /t/<slug>/
 pages for players (account or private link /report/<token>/).
 """
 
-from django.urls import path
+from django.urls import include, path
 
+from tournaments.idempotency import honour_idempotency_key
 from tournaments.registration import urls as registration_urls
 from tournaments.views import (
     archive,
     final_places,
+    hall,
     organiser,
     public,
     results,
@@ -27,6 +29,7 @@ urlpatterns = [
     path("t/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     path("t/<slug:slug>/bracket/", final_places.bracket, name="bracket"),
+    path("t/<slug:slug>/hall/", hall.hall, name="hall"),
     path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
     path("t/<slug:slug>/rounds/<int:number>/sheet/", public.pairing_sheet, name="pairing-sheet"),
     path("t/<slug:slug>/entrants/<int:entrant_id>/", public.entrant_detail, name="entrant-detail"),
@@ -79,14 +82,17 @@ urlpatterns = [
     path("import/", archive.archive_import_view, name="archive-import"),
     path(
         "t/<slug:slug>/manage/tables/<int:table_id>/result/",
-        results.result_override_view,
+        honour_idempotency_key(results.result_override_view),
         name="result-override",
     ),
     # Players
-    path("t/<slug:slug>/tables/<int:table_id>/report/", results.result_report_view, name="result-report"),
+    path("t/<slug:slug>/tables/<int:table_id>/report/", honour_idempotency_key(results.result_report_view),
+         name="result-report"),
     path("report/<str:token>/", results.token_home, name="token-home"),
     path("email/unsubscribe/<str:token>/", unsubscribe.email_unsubscribe, name="email-unsubscribe"),
-    path("report/<str:token>/tables/<int:table_id>/", results.token_report, name="token-report"),
+    path("report/<str:token>/tables/<int:table_id>/", honour_idempotency_key(results.token_report),
+         name="token-report"),
+    path("", include("tournaments.webhooks.urls_web")),
     # Sign-up, waiting list, self check-in (issue 28): tournaments/registration/
     *registration_urls.urlpatterns,
 ]

@@ -180,7 +180,7 @@ def scoresheet_start(
                                       tournament_profile(tournament), seated)
     if not 0 <= dealer < len(seat_entrants):
         raise TournamentError(ErrorCode.INVALID_INPUT, _("The dealer must be one of the seats 0 to %(last)s.")
-                              % {"last": len(seat_entrants) - 1})
+                              % {"last": len(seat_entrants) - 1}, http_status=422)  # the table's seats: 422
     meta = {"event": tournament.name, "round": table.round.number, "table": table.number, "scribe": "scoresheet"}
     try:
         state = engine().sheet_start(game=tournament.game, variant=variant, players=players, dealer=dealer, meta=meta)

@@ -166,12 +166,11 @@ def test_organiser_creates_tournament_publishes_round_and_enters_result(
     inputs.nth(0).fill("3")
     inputs.nth(1).fill("8")
     page.click("#report button[type=submit]")
-    page.wait_for_load_state()
-    assert "Result reported. An opponent now confirms it." in page.content()
+    # the tap is sent by static/js/offline_reports.js (fetch, then the page again): wait for the message
+    page.wait_for_selector("text=Result reported. An opponent now confirms it.")
     page.goto(f"{base}/report/{second.report_token}/tables/{table_2.pk}/")
     page.click("text=Confirm: this is right")
-    page.wait_for_load_state()
-    assert "Result confirmed. Thank you!" in page.content()
+    page.wait_for_selector("text=Result confirmed. Thank you!")
     assert (
         Result.objects.get(table=table_2, state=Result.State.CONFIRMED).scores.get(entrant=second).score == 8
     )

@@ -124,9 +124,9 @@ def test_hostile_imports_are_refused(
         settings.GAMES_IMPORT_MAX_BYTES = 1000
         data, code = b"{}\n" * 1000, "import_too_large"
     elif case == "not-zip":
-        data, code = b"PK\x03\x04 broken archive", "import_unreadable"
+        data, status, code = b"PK\x03\x04 broken archive", 422, "import_unreadable"
     elif case == "empty":
-        data, code = b"\n\n", "import_unreadable"
+        data, status, code = b"\n\n", 422, "import_unreadable"
     else:
         client.force_authenticate(other_organiser)
         data, status, code = b"{}\n", 403, "permission_denied"

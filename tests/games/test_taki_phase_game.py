@@ -42,4 +42,4 @@ def test_phase_table_refuses_a_plain_taki_record(organiser: Any, django_capture_
     client = APIClient()
     client.force_authenticate(organiser)
     response = _post(client, table.pk, record, django_capture_on_commit_callbacks)
-    assert response.status_code == 400 and response.json()["error"]["code"] == "record_game_mismatch"
+    assert response.status_code == 422 and response.json()["error"]["code"] == "record_game_mismatch"

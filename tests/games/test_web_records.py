@@ -507,12 +507,12 @@ def test_huge_paste_is_a_400_not_a_500(client: Client, organiser: Any) -> None:
     assert not GameRecord.objects.exists()
 
 
-def test_bulk_import_bad_file_is_a_400(client: Client, organiser: Any) -> None:
+def test_bulk_import_bad_file_is_a_422(client: Client, organiser: Any) -> None:
     tournament, table = one_table_tournament(organiser, "taki", {"seats": 4})
     client.force_login(organiser)
     upload = io.BytesIO(b"PK\x03\x04 not really a zip")
     upload.name = "broken.zip"
     response = client.post(reverse("games:records-import", args=[tournament.slug]), {"import_file": upload})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert 'class="notice notice-err"' in response.content.decode()
     assert not ImportBatch.objects.exists()

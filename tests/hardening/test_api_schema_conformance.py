@@ -2,7 +2,8 @@
 branches add) through the WSGI app, with all of its checks, against a seeded database: a tournament with
 a published round, a final and a pending result, standings and ratings, and an organiser's token. Path
 parameters are mostly pointed at the seeded rows (so responses with data are checked, not only 404s).
-Bounded: SCHEMATHESIS_MAX_EXAMPLES examples per operation (default 5; about 5 minutes on 2 busy cores)."""
+Bounded: SCHEMATHESIS_MAX_EXAMPLES examples per operation (default 5 in CI, about 5 minutes on 2 busy cores;
+50 in the scheduled job of docs/testing.md). Status codes: 400 malformed, 409 state, 422 rules (issue 30)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from tests.tournaments.conftest import make_tournament, published_round, seated_entrants
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "5"))
+# The nightly job (docs/testing.md) runs 50 examples per operation; `derandomize` makes a run repeatable.
 
 
 @pytest.fixture(autouse=True)
@@ -90,27 +92,22 @@ def _point_at_seeded_rows(case: Any, values: dict[str, Any]) -> None:
             params[name] = values[name]
 
 
-def _serializer_refusal(response: Any) -> bool:
-    """True when a 400 is the input serializer's (`invalid_input` naming fields with lists of messages)."""
-    try:
-        error = response.json()["error"]
-    except Exception:
-        return True
-    details = error.get("details")
-    return error.get("code") == "invalid_input" and isinstance(details, dict) and any(
-        isinstance(v, list | dict) for v in details.values())
+def positive_data_acceptance_or_422(ctx: Any, response: Any, case: Any) -> bool | None:
+    """schemathesis' positive_data_acceptance (2xx, 401, 403, 404, 409 ...), plus the documented 422: a
+    schema-valid request refused by a rule of the game or the tournament the schema cannot express (an
+    impossible score, a tiebreak order not starting with match points, a group the tournament lacks).
+    A 400 for a schema-valid request is a failure: the schema must state every bound (issue 30)."""
+    if response.status_code == 422:
+        return None
+    if case.operation.label in STILL_400 and response.status_code == 400:
+        return None
+    return positive_data_acceptance(ctx, response, case)
 
 
-def positive_data_acceptance_beyond_the_schema(ctx: Any, response: Any, case: Any) -> bool | None:
-    """schemathesis' positive_data_acceptance, except that a schema-valid request may be refused with 400
-    by a rule of the game or the tournament the schema cannot express (an impossible score, a tiebreak
-    order not starting with match points), named by the service's error, never by a field's type."""
-    try:
-        return positive_data_acceptance(ctx, response, case)
-    except Exception:
-        if response.status_code == 400 and not _serializer_refusal(response):
-            return None
-        raise
+# Operations whose domain refusals still answer 400 (listed in docs/testing.md, each to be moved to 422):
+# the scoresheet start checks the seat order and the dealer against the table in games/scoresheet_services.py,
+# which the scoresheet API rework (issue 26) rewrites; everything else must not refuse valid data with 400.
+STILL_400 = {"POST /api/tables/{table_id}/scoresheet/"}
 
 
 @schema.parametrize()
@@ -122,7 +119,7 @@ def test_api_conforms_to_its_schema(case: Any, seeded: dict[str, Any]) -> None:
     _point_at_seeded_rows(case, seeded["values"])
     case.call_and_validate(headers={"Authorization": f"Token {seeded['token']}"},
                            excluded_checks=[positive_data_acceptance],
-                           additional_checks=[positive_data_acceptance_beyond_the_schema])
+                           additional_checks=[positive_data_acceptance_or_422])
 
 
 def test_every_api_url_is_in_the_schema(client: Any) -> None:

@@ -89,11 +89,12 @@ def test_raw_depth_cases(text: str, limit: int, deep: bool) -> None:
     '{"name": "Cup\\u0000", "game": "tac"}', '{"name": "Cup \\ud83d", "game": "tac"}',
     '{"name": "Cup", "game": "tac", "variant": {"\\udc00": 1}}',
 ])
-def test_characters_the_database_cannot_store_are_400(client: APIClient, body: str) -> None:
+def test_characters_the_database_cannot_store_are_422(client: APIClient, body: str) -> None:
     """U+0000 and halves of surrogate pairs, spelt by JSON escapes anywhere in a body (a key, a JSON
-    field the serializers do not check), are refused before any view: PostgreSQL stores neither."""
+    field the serializers do not check), are refused before any view: PostgreSQL stores neither. Valid
+    JSON the schema accepts, so 422 (issue 30), with the code parse_error."""
     response = client.post("/api/tournaments/", body, content_type="application/json")
-    assert response.status_code == 400 and response.json()["error"]["code"] == "parse_error"
+    assert response.status_code == 422 and response.json()["error"]["code"] == "parse_error"
     assert "cannot be stored" in response.json()["error"]["message"]
     whole = client.post("/api/tournaments/", '{"name": "Cup \\ud83c\\udfb2 \\\\u0000", "game": "tac"}',
                         content_type="application/json")  # a whole pair, an escaped backslash: fine
@@ -127,7 +128,7 @@ def test_oversized_bodies_are_refused(client: APIClient) -> None:
 def test_bad_variant_has_its_own_code(client: APIClient) -> None:
     response = client.post("/api/tournaments/", {"name": "X", "game": "tactik", "variant": {"seats": 5}},
                            format="json")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["error"] == {
         "code": "invalid_variant", "message": "Tac-Tik: 'seats' must be 4 or 6.", "details": {},
     }
@@ -137,7 +138,7 @@ def test_csv_import_errors_list_the_rows(client: APIClient, organiser: Any) -> N
     tournament = services.tournament_create(actor=organiser, name="Import", game="tac")
     response = client.post(f"/api/tournaments/{tournament.slug}/entrants/import/",
                            {"csv": "name,players\nA,x;y\nB,z\n"}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 422
     error = response.json()["error"]
     assert error["code"] == "invalid_csv" and error["details"]["rows"][0]["row"] == 3
 
@@ -154,10 +155,10 @@ def test_unknown_objects_are_404_with_a_code(client: APIClient) -> None:
 
 # Every code that is not a 409 (the state does not allow it), with its status; the rest are 409.
 NOT_409 = {
-    400: {"invalid_input", "invalid_variant", "invalid_result", "invalid_csv", "pairing_invalid", "json_too_deep",
-          "record_too_large", "record_unreadable", "record_game_mismatch", "record_players_mismatch",
-          "record_table_not_found", "import_too_large", "import_unreadable", "invalid_archive",
-          "scoresheet_unsupported"},
+    400: {"invalid_input", "json_too_deep", "record_too_large", "import_too_large"},
+    422: {"invalid_variant", "invalid_result", "invalid_csv", "pairing_invalid", "record_unreadable",
+          "record_game_mismatch", "record_players_mismatch", "record_table_not_found", "import_unreadable",
+          "invalid_archive", "scoresheet_unsupported", "webhook_target_refused"},
     401: {"login_failed"},
     403: {"permission_denied", "confirm_own_report"},
     404: {"not_found"},
@@ -271,7 +272,7 @@ def test_csv_import_as_a_file_upload(client: APIClient, organiser: Any) -> None:
     assert response.status_code == 201 and response.json()[0]["name"] == "Alpha"
     latin = SimpleUploadedFile("e.csv", "name,players\nB\xe9ta,X;Y\n".encode("latin-1"), content_type="text/csv")
     response = client.post(url, {"file": latin}, format="multipart")
-    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_csv"
+    assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_csv"
 
 
 @pytest.mark.parametrize(

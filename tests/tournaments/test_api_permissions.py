@@ -113,7 +113,7 @@ MATRIX = {
     "table_schedule": (401, 403, 403, 200),
     "forbidden_pair_add": (401, 403, 403, 201),
     "board_add": (401, 403, 403, 201),
-    "round_assign_boards": (401, 403, 403, 400),  # allowed; the venue has no boards yet
+    "round_assign_boards": (401, 403, 403, 409),  # allowed; the venue has no boards yet (the state: 409)
     "entrant_accessibility": (401, 403, 403, 200),
 }
 

@@ -154,7 +154,7 @@ def test_api_and_page(client: Client, organiser: Any, played: Tournament) -> Non
     assert created.status_code == 201, created.content
     assert created.json()["slug"] == "api-copy"
     refused = client.post(reverse("api-archive-import"), b'{"format": "nope"}', content_type="application/json")
-    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_archive"
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_archive"
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     page = client.post(reverse("web:archive-import"), {

@@ -66,7 +66,7 @@ def test_tock_2v2v2_round_robin_in_groups_of_six_shows_meetings_and_says_no_even
 def test_round_robin_rounds_are_refused_at_tables_of_two(organiser: Any) -> None:
     response = _api(organiser).post("/api/tournaments/", {"name": "RR", "game": "tac", "format": "round_robin",
                                                           "schedule_rounds": 3}, format="json")
-    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_input"
+    assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_input"
 
 
 def test_simulate_command_reports_meetings_per_group(organiser: Any, capsys: Any) -> None:

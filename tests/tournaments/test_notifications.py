@@ -213,3 +213,41 @@ def test_no_task_is_enqueued_where_nobody_has_an_address(
     with django_capture_on_commit_callbacks(execute=True):
         result_override(actor=organiser, table=quiet, scores={first: 8, second: 3})
     assert len(queued) == 2  # nobody at the quiet table to tell of the override either
+
+
+def test_a_result_typed_in_without_a_report_sends_no_mail(organiser: Any, cup: Tournament,
+                                                           django_capture_on_commit_callbacks: Any) -> None:
+    """Issue 30: results copied from paper slips e-mailed every team "the organiser set the result"."""
+    round_ = _publish(organiser, cup, django_capture_on_commit_callbacks)
+    table = round_.tables.filter(is_bye=False).order_by("number").first()
+    home, away = [s.entrant for s in table.seats.order_by("position")]
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_override(actor=organiser, table=table, scores={home.pk: 8, away.pk: 3})
+    assert mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):  # a correction of a result they saw: told
+        result_override(actor=organiser, table=table, scores={home.pk: 8, away.pk: 4})
+    assert len(mail.outbox) == 4
+
+
+def test_a_rejection_says_why_to_the_reporter(organiser: Any, cup: Tournament,
+                                             django_capture_on_commit_callbacks: Any) -> None:
+    round_ = _publish(organiser, cup, django_capture_on_commit_callbacks)
+    table = round_.tables.filter(is_bye=False).order_by("number").first()
+    home, away = [s.entrant for s in table.seats.order_by("position")]
+    result = result_report(table=table, token=home.report_token, scores={home.pk: 8, away.pk: 2})
+    mail.outbox.clear()
+    client = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(f"/report/{away.report_token}/tables/{table.pk}/",
+                             {"action": "reject", "result": str(result.pk), "note": "We had 5 marbles home"})
+    assert answer.status_code == 302
+    result.refresh_from_db()
+    assert result.state == "rejected" and result.rejection_reason == "We had 5 marbles home"
+    page = client.get(f"/report/{home.report_token}/tables/{table.pk}/").content.decode()
+    assert "We had 5 marbles home" in page  # the reporter sees why
+    organiser_client = Client()
+    organiser_client.force_login(organiser)
+    assert "We had 5 marbles home" in organiser_client.get(
+        f"/t/{cup.slug}/manage/tables/{table.pk}/result/").content.decode()  # the organiser too
+    assert mail.outbox and all("We had 5 marbles home" in m.body for m in mail.outbox)  # and the e-mail

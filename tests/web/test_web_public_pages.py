@@ -111,9 +111,9 @@ def test_pages_load_without_javascript(
     """Everything a visitor needs is in the HTML: no inline script is required to show the data."""
     page = client.get(reverse("web:tournament-detail", args=[tac_tournament.slug])).content.decode()
     assert "<noscript" not in page
-    # only the deferred enhancements: htmx, the focus keeping after its swaps (static/js/focus.js) and the
-    # larger-marbles switch (static/js/board_size.js)
-    assert page.count("<script") == 3 and page.count("<script src=") == 3 and page.count(" defer></script>") == 3
+    # only the deferred enhancements: htmx, the focus keeping after its swaps (static/js/focus.js), the
+    # larger-marbles switch (static/js/board_size.js) and the live refresh (static/js/live.js)
+    assert page.count("<script") == 4 and page.count("<script src=") == 4 and page.count(" defer></script>") == 4
     assert 'name="viewport"' in page
 
 

@@ -83,7 +83,8 @@ class LeaderboardApi(APIView):
         responses={200: inline_serializer(name="Leaderboard", fields={
             "pool": serializers.CharField(), "count": serializers.IntegerField(),
             "page": serializers.IntegerField(), "pages": serializers.IntegerField(),
-            "rows": serializers.ListField(child=LEADERBOARD_ROW)}), 400: ERROR_SCHEMA, 404: ERROR_SCHEMA},
+            "rows": serializers.ListField(child=LEADERBOARD_ROW)}), 400: ERROR_SCHEMA, 404: ERROR_SCHEMA,
+            422: ERROR_SCHEMA},
     )
     def get(self, request: Request, pool: str) -> Response:
         services.require_pool(pool)
@@ -164,7 +165,8 @@ class RecomputeApi(APIView):
                          "games_replayed": outcome.games_replayed, "games_deleted": outcome.games_deleted})
 
 
-POLICY_OUT = inline_serializer(name="RatingPolicy", fields={"time_limit_games": serializers.CharField()})
+POLICY_OUT = inline_serializer(name="RatingPolicy", fields={"time_limit_games": serializers.ChoiceField(
+    choices=RatingPolicy.TimeLimitGames.values, help_text="How games stopped at the time limit count for ratings.")})
 
 
 class RatingPolicyApi(APIView):

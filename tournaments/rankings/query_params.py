@@ -44,7 +44,9 @@ def leaderboard_filter(params: Mapping[str, Any]) -> LeaderboardFilter:
     """club (id), from, to (dates), min_games; TournamentError(invalid_input) on bad values."""
     date_from, date_to = _date(params, "from"), _date(params, "to")
     if date_from and date_to and date_from > date_to:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("“from” must not be after “to”."), field="from")
+        # each date is valid alone (the schema's bounds); together they are not: 422 (issue 30)
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("“from” must not be after “to”."), field="from",
+                              http_status=422)
     return LeaderboardFilter(
         club_id=_int(params, "club", None, 1, 2**62),
         date_from=date_from,

@@ -33,6 +33,7 @@ from tournaments.services.rounds import (
 from tournaments.services.standings import standings_compute, standings_recompute
 from tournaments.services.tables import (
     board_add,
+    board_remove,
     entrant_accessibility_set,
     forbidden_pair_add,
     forbidden_pair_remove,
@@ -43,12 +44,14 @@ from tournaments.services.tournaments import (
     tournament_create,
     tournament_finish,
     tournament_organiser_add,
+    tournament_organiser_remove,
     tournament_profile,
     tournament_update,
 )
 
 __all__ = [
     "board_add",
+    "board_remove",
     "entrant_accessibility_set",
     "round_assign_boards",
     "entrant_check_in",
@@ -79,6 +82,7 @@ __all__ = [
     "tournament_create",
     "tournament_finish",
     "tournament_organiser_add",
+    "tournament_organiser_remove",
     "tournament_profile",
     "tournament_update",
 ]

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.errors import ErrorCode, TournamentError
+from tournaments.errors import ErrorCode, TournamentError, refused
 from tournaments.models import (
     ENTRANT_NAME_MAX_LENGTH,
     Club,
@@ -52,9 +52,9 @@ _NAME_TOO_LONG = {
 def _clean_name(value: Any, what: str, max_length: int) -> str:
     text = " ".join(str(value or "").split())
     if not text:
-        raise TournamentError(ErrorCode.INVALID_INPUT, str(_NAME_EMPTY[what]))
+        raise refused(str(_NAME_EMPTY[what]))
     if len(text) > max_length:
-        raise TournamentError(ErrorCode.INVALID_INPUT, str(_NAME_TOO_LONG[what]) % {"max": max_length})
+        raise refused(str(_NAME_TOO_LONG[what]) % {"max": max_length})
     return text
 
 
@@ -66,8 +66,8 @@ def _clean_email(value: Any) -> str:
     try:
         validate_email(text)
     except ValidationError as exc:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT, _("“%(value)s” is not a valid e-mail address.") % {"value": text[:100]}
+        raise refused(
+            _("“%(value)s” is not a valid e-mail address.") % {"value": text[:100]}
         ) from exc
     return text
 
@@ -75,8 +75,7 @@ def _clean_email(value: Any) -> str:
 def _clean_language(value: Any) -> str:
     text = str(value or "").strip().lower()
     if text and text not in {code for code, _name in settings.LANGUAGES}:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("The language must be one of %(codes)s.") % {"codes": ", ".join(c for c, _n in settings.LANGUAGES)},
         )
     return text
@@ -119,19 +118,17 @@ def _register(
     if not names and not player_ids and profile.players_per_entrant == 1:
         names = [name]
     if len(names) + len(player_ids) != profile.players_per_entrant:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("An entrant of this game has %(needed)s player(s); %(given)s given.")
             % {"needed": profile.players_per_entrant, "given": len(names) + len(player_ids)},
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 100000):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("The seed must be a whole number from 1."))
+        raise refused(_("The seed must be a whole number from 1."))
     if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)
                                or not -100000 <= rating <= 100000):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("The rating must be a number."))
+        raise refused(_("The rating must be a number."))
     if isinstance(group, bool) or not isinstance(group, int) or not 1 <= group <= tournament.group_count:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("The group must be a whole number from 1 to %(max)s.") % {"max": tournament.group_count},
         )
     if Entrant.objects.filter(tournament=tournament, name__iexact=name).exists():
@@ -140,14 +137,13 @@ def _register(
             _("An entrant named “%(name)s” is already registered.") % {"name": name},
         )
     if seed is not None and Entrant.objects.filter(tournament=tournament, seed=seed).exists():
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("Seed %(seed)s is already given to another entrant.") % {"seed": seed},
         )
     email = _clean_email(email)
     language = _clean_language(language)
     if len(player_emails) > len(names):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Give at most one e-mail address per named player."))
+        raise refused(_("Give at most one e-mail address per named player."))
     emails = [_clean_email(e) for e in player_emails]
     club_row = None
     if club:
@@ -156,14 +152,14 @@ def _register(
     for player_id in player_ids:
         player = Player.objects.filter(pk=player_id).first()
         if player is None:
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("Player %(id)s does not exist.") % {"id": player_id})
+            raise refused(_("Player %(id)s does not exist.") % {"id": player_id})
         players.append(player)
     players.extend(
         Player.objects.create(name=n, club=club_row, email=emails[i] if i < len(emails) else "", language=language)
         for i, n in enumerate(names)
     )
     if len({p.pk for p in players}) != len(players):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("A player is listed twice."))
+        raise refused(_("A player is listed twice."))
     taken = EntrantMember.objects.filter(tournament=tournament, player__in=players).select_related("player").first()
     if taken is not None:
         raise TournamentError(
@@ -245,8 +241,7 @@ def _csv_int(value: str, column: str) -> int | None:
     try:
         return int(value)
     except ValueError as exc:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("“%(column)s” must be a whole number, not “%(value)s”.") % {"column": column, "value": value},
         ) from exc
 
@@ -258,12 +253,11 @@ def _csv_float(value: str, column: str) -> float | None:
     try:
         number = float(value)
     except ValueError as exc:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("“%(column)s” must be a number, not “%(value)s”.") % {"column": column, "value": value},
         ) from exc
     if number != number or number in (float("inf"), float("-inf")):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("“%(column)s” must be a finite number.") % {"column": column})
+        raise refused(_("“%(column)s” must be a finite number.") % {"column": column})
     return number
 
 

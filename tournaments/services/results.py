@@ -29,6 +29,7 @@ from tournaments.services.release import require_released, require_time_limit_re
 from tournaments.services.results_final import result_finalised
 from tournaments.services.tournaments import require_organiser, tournament_profile
 from tournaments.standings import placings_from_scores
+from tournaments.webhooks.events import result_event
 
 REPORTABLE_KINDS = ("normal", "time_limit", "forfeit")
 
@@ -339,6 +340,7 @@ def _report(
     _audit(audit, action=action, tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
            data=_audit_data(result, lines))
     notify_on_commit("result_reported", result.pk, anyone=has_addresses)
+    result_event("result.reported", tournament=tournament, round_=round_, result=result, lines=lines)
     return result, True
 
 
@@ -410,6 +412,7 @@ def _confirm(
     _audit(audit, action="result_confirmed", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
            data=_audit_data(result))
     result_finalised(tournament=tournament, round_=round_)
+    result_event("result.confirmed", tournament=tournament, round_=round_, result=result)
     return result
 
 
@@ -443,8 +446,10 @@ def result_confirm(*, result: Result, actor: Any = None, token: str | None = Non
 
 
 @transaction.atomic
-def result_reject(*, result: Result, actor: Any = None, token: str | None = None, note: str = "") -> Result:
-    """An opponent (or an organiser) rejects a pending result; the table can be reported again."""
+def result_reject(*, result: Result, actor: Any = None, token: str | None = None, note: str = "",
+                  reason: str = "") -> Result:
+    """An opponent (or an organiser) rejects a pending result, saying why (`reason`; `note` is its older
+    name); the table can be reported again."""
     tournament, round_, table, result = _lock_result(result)
     entrant = _decider(actor, token, result, table, tournament)
     if result.state != Result.State.REPORTED:
@@ -453,12 +458,12 @@ def result_reject(*, result: Result, actor: Any = None, token: str | None = None
     result.decided_by = actor if getattr(actor, "is_authenticated", False) else None
     result.decided_for = entrant
     result.decided_at = timezone.now()
-    if note:
-        result.note = f"{result.note}\n{note}".strip()[:500]
-    result.save(update_fields=["state", "decided_by", "decided_for", "decided_at", "note"])
+    result.rejection_reason = " ".join(str(reason or note or "").split())[:500]
+    result.save(update_fields=["state", "decided_by", "decided_for", "decided_at", "rejection_reason"])
     audit_record(action="result_rejected", tournament=tournament, obj=result, actor=actor, actor_entrant=entrant,
                  data=_audit_data(result))
     notify_on_commit("result_rejected", result.pk)
+    result_event("result.rejected", tournament=tournament, round_=round_, result=result)
     return result
 
 
@@ -486,6 +491,7 @@ def result_override(
     )
     _require_knockout_decided(tournament, round_, lines)
     now = timezone.now()
+    reported_before = Result.objects.filter(table=table).exists()
     pending = _pending(table)
     if pending is not None:
         pending.state = Result.State.REJECTED
@@ -507,5 +513,10 @@ def result_override(
               "superseded": final.pk if final else None},
     )
     result_finalised(tournament=tournament, round_=round_)
-    notify_on_commit("result_overridden", result.pk)
+    if reported_before:
+        # Players are told only when the organiser changes what they reported (pending, rejected) or saw
+        # (a final result); a result typed in from a paper slip with no report before it sends no mail
+        # (issue 30: two mails per team per round for nothing).
+        notify_on_commit("result_overridden", result.pk)
+    result_event("result.overridden", tournament=tournament, round_=round_, result=result, lines=lines)
     return result

@@ -34,6 +34,7 @@ from tournaments.services.results import (
     result_lines,
 )
 from tournaments.services.tournaments import tournament_profile
+from tournaments.webhooks.events import result_event
 
 
 @dataclass(frozen=True)
@@ -114,5 +115,7 @@ def results_report_from_records(
         audit.append(audit_entry(action="result_reported_from_record", tournament=tournament, obj=result,
                                  actor=report.actor, actor_entrant=report.entrant, data=_audit_data(result, lines)))
         notify_on_commit("result_reported", result.pk, anyone=report.locked.has_addresses)
+        result_event("result.reported", tournament=tournament, round_=report.locked.round, result=result,
+                     lines=lines)
         outcomes[index] = VerifiedReport(result=result, changed=True)
     return outcomes

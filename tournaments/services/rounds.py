@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import pairing
-from tournaments.errors import ErrorCode, TournamentError
+from tournaments.errors import ErrorCode, TournamentError, refused
 from tournaments.models import Entrant, ForbiddenPair, Result, Round, Seat, StandingRow, Table, Tournament
 from tournaments.notifications import notify_on_commit
 from tournaments.pairing import double_elimination
@@ -37,6 +37,7 @@ from tournaments.services.results_final import result_finalised
 from tournaments.services.standings import cross_group_entries, standings_recompute_locked
 from tournaments.services.tournaments import require_organiser, tournament_profile
 from tournaments.standings import final_ranking
+from tournaments.webhooks.events import webhook_emit
 
 # Warnings that make an edited round impossible to save (the others are shown and accepted).
 BLOCKING_WARNINGS = {"entrant_twice", "unknown_entrant"}
@@ -586,11 +587,11 @@ def round_edit(
         table_lists = [[int(e) for e in t] for t in tables]
         bye_list = [int(e) for e in byes]
     except (TypeError, ValueError) as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Tables must be lists of entrant ids.")) from exc
+        raise refused(_("Tables must be lists of entrant ids.")) from exc
     if not table_lists and not bye_list:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("A round needs at least one table."))
+        raise refused(_("A round needs at least one table."))
     if any(len(t) < 2 for t in table_lists):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Every table needs at least two entrants; use a bye instead."))
+        raise refused(_("Every table needs at least two entrants; use a bye instead."))
     # Pair against the state before this round (its draft seats must not count as meetings).
     Table.objects.filter(round=round_).delete()
     request = replace(pairing_request_build(tournament), round_number=round_.number)
@@ -667,6 +668,8 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     if round_.tables.filter(is_bye=True).exists():
         result_finalised(tournament=tournament, round_=round_)
     notify_on_commit("round_published", round_.pk)
+    webhook_emit("round.published", tournament=tournament, data={
+        "round": {"id": round_.pk, "number": round_.number, "stage": round_.stage}})
     return round_
 
 

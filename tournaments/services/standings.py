@@ -21,6 +21,7 @@ from tournaments.models import Entrant, Result, ResultScore, Round, Seat, Standi
 from tournaments.pairing import PairingError, double_elimination
 from tournaments.services.brackets import double_bracket, double_results, knockout_results, tournament_bracket
 from tournaments.standings import GameLine, PlayedGame, compute_standings, final_ranking, placing_match_points
+from tournaments.webhooks.events import webhook_emit
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,7 @@ def standings_recompute_locked(tournament: Tournament) -> int:
         for row in rows
     )
     Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+    webhook_emit("standings.changed", tournament=tournament, data={"standings_version": version})
     tournament.standings_version = version
     tournament.results_version = version
     return version

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments import scheduling
-from tournaments.errors import ErrorCode, TournamentError
+from tournaments.errors import ErrorCode, TournamentError, refused
 from tournaments.models import Board, Entrant, ForbiddenPair, Round, Table, Tournament
 from tournaments.pairing import PairedTable
 from tournaments.services.audit import audit_record
@@ -54,9 +54,9 @@ def forbidden_pair_add(*, actor: Any, tournament: Tournament, first: Entrant, se
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Both entrants must belong to this tournament."))
+        raise refused(_("Both entrants must belong to this tournament."))
     if first.pk == second.pk:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Choose two different entrants."))
+        raise refused(_("Choose two different entrants."))
     low, high = sorted((first, second), key=lambda e: e.pk)
     pair, created = ForbiddenPair.objects.get_or_create(tournament=tournament, first=low, second=high)
     if created:
@@ -80,15 +80,28 @@ def board_add(*, actor: Any, tournament: Tournament, name: str, accessible: bool
     tournament = lock_tournament(tournament.pk)
     require_organiser(actor, tournament)
     text = " ".join(str(name or "").split())
-    if not text or len(text) > 40:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("A board name has 1 to 40 characters."))
-    if Board.objects.filter(tournament=tournament, name=text).exists():
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("There is already a board named “%(name)s”.") % {"name": text})
+    if not text or len(text) > 40:  # blank once spaces are squeezed: the schema cannot say it (422)
+        raise refused(_("A board name has 1 to 40 characters."))
+    if Board.objects.filter(tournament=tournament, name=text).exists():  # the state refuses it: 409
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("There is already a board named “%(name)s”.") % {"name": text},
+                              http_status=409)
     board = Board.objects.create(tournament=tournament, name=text, accessible=bool(accessible),
                                  position=Board.objects.filter(tournament=tournament).count())
     audit_record(action="board_added", tournament=tournament, obj=board, actor=actor,
                  data={"name": text, "accessible": board.accessible})
     return board
+
+
+@transaction.atomic
+def board_remove(*, actor: Any, board: Board) -> None:
+    """Remove a board; refused while a table of an unfinished round sits at it (reassign the round first)."""
+    tournament = lock_tournament(board.tournament_id)
+    require_organiser(actor, tournament)
+    if board.tables.exclude(round__status=Round.Status.FINISHED).exists():
+        raise TournamentError(ErrorCode.ROUND_IN_PROGRESS,
+                              _("A table of an open round sits at this board; assign the round's boards again first."))
+    audit_record(action="board_removed", tournament=tournament, obj=board, actor=actor, data={"name": board.name})
+    board.delete()
 
 
 @transaction.atomic
@@ -136,7 +149,7 @@ def round_assign_boards(
             needs_accessible=needy, played_at=played_at, avoid_repeat_boards=avoid_repeat_boards, start=start,
         )
     except scheduling.SchedulingError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, str(exc)) from exc
+        raise TournamentError(ErrorCode.INVALID_INPUT, str(exc), http_status=409) from exc  # the venue's boards
     by_number = {t.number: t for t in tables}
     board_by_id = {b.pk: b for b in boards}
     for assignment in assignments:

@@ -11,7 +11,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.errors import ErrorCode, TournamentError
+from tournaments.errors import ErrorCode, TournamentError, refused
 from tournaments.models import Tournament
 from tournaments.permissions import can_create_tournament, is_organiser
 from tournaments.profiles import PLACING, GameProfile, ProfileError, profile_for
@@ -54,16 +54,15 @@ def _points_list(value: Sequence[float] | None, profile: GameProfile) -> list[fl
     try:
         points = [float(v) for v in value]
     except (TypeError, ValueError) as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Points by placing must be numbers.")) from exc
+        raise refused(_("Points by placing must be numbers.")) from exc
     if len(points) != profile.entrants_per_table:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("Points by placing need one value per place at the table (%(count)s).")
             % {"count": profile.entrants_per_table},
         )
     if any(p < 0 or p > 1000 for p in points) or points != sorted(points, reverse=True):
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT, _("Points by placing must be between 0 and 1000 and never rise with the place.")
+        raise refused(
+            _("Points by placing must be between 0 and 1000 and never rise with the place.")
         )
     return points
 
@@ -75,9 +74,9 @@ def _tiebreaks(value: Sequence[str] | None, profile: GameProfile) -> list[str]:
     try:
         check_tiebreak_order(order)
     except StandingsError as exc:
-        raise TournamentError(ErrorCode.INVALID_INPUT, str(exc)) from exc
+        raise refused(str(exc)) from exc
     if not order or order[0] != "match_points":
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("The tiebreak order must start with match_points."))
+        raise refused(_("The tiebreak order must start with match_points."))
     return order
 
 
@@ -86,7 +85,7 @@ def _small_int(value: int | None, default: int, sentence: str, low: int = 0, hig
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise TournamentError(ErrorCode.INVALID_INPUT, sentence % {"low": low, "high": high})
+        raise refused(sentence % {"low": low, "high": high})
     return value
 
 
@@ -133,19 +132,18 @@ def tournament_create(
         raise TournamentError(ErrorCode.PERMISSION_DENIED, _("Log in to create a tournament."))
     name = (name or "").strip()
     if not name or len(name) > 120:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("The name must have 1 to 120 characters."))
+        raise refused(_("The name must have 1 to 120 characters."))
     try:
         profile = profile_for(game, variant or {})
     except ProfileError as exc:
         raise TournamentError(ErrorCode.INVALID_VARIANT, str(exc)) from exc
     if format not in FORMATS:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("Unknown format “%(format)s”. Choose one of %(choices)s.")
             % {"format": format, "choices": ", ".join(FORMATS)},
         )
     if first_round not in FIRST_ROUND_MODES:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("The first round is paired by seed, rating or random."))
+        raise refused(_("The first round is paired by seed, rating or random."))
     rounds_planned = _small_int(
         rounds_planned, 5, _("Rounds planned must be a whole number from %(low)s to %(high)s."), 1, 100
     )
@@ -167,25 +165,24 @@ def tournament_create(
         )
     if format == "stages":
         if knockout_size is None:
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("A stages tournament needs the knockout size (top N)."))
+            raise refused(_("A stages tournament needs the knockout size (top N)."))
         knockout_size = _small_int(
             knockout_size, 0, _("The knockout size must be a whole number from %(low)s to %(high)s."), 2, 1024
         )
         if knockout_size < group_count:
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("At least one entrant of every group must reach the knockout."))
+            raise refused(_("At least one entrant of every group must reach the knockout."))
     else:
         knockout_size = None
     schedule_rounds = _schedule_rounds(schedule_rounds, format, profile)
     if rolling_rounds and not _rolling_format(format, group_count, knockout_style):
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("Table-by-table release is for a round robin, groups or a knockout, not a Swiss."),
         )
     default_bye_points = profile.placing_points[0] if profile.placing_points else 0.0
     if bye_points is None:
         bye_points = default_bye_points
     if isinstance(bye_points, bool) or not isinstance(bye_points, int | float) or not 0 <= bye_points <= 1000:
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
+        raise refused(_("Bye points must be a number from 0 to 1000."))
     tournament = Tournament(
         name=name,
         slug=_unique_slug(name),
@@ -226,7 +223,8 @@ def tournament_create(
         with transaction.atomic():
             tournament.save()
     except IntegrityError as exc:  # a concurrent create took the slug
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Could not create the tournament; try again.")) from exc
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("Could not create the tournament; try again."),
+                              http_status=409) from exc
     tournament.organisers.add(actor)
     audit_record(
         action="tournament_created",
@@ -254,12 +252,11 @@ def _schedule_rounds(value: int | None, format: str, profile: GameProfile) -> in
     if value is None:
         return None
     if profile.entrants_per_table == 2:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("At tables of 2 a round robin always has every pair meet once; the rounds cannot be chosen."),
         )
     if format not in ("round_robin", "stages"):
-        raise TournamentError(ErrorCode.INVALID_INPUT, _("Only a round robin has a number of rounds to choose."))
+        raise refused(_("Only a round robin has a number of rounds to choose."))
     return _small_int(value, 0, _("Round robin rounds must be a whole number from %(low)s to %(high)s."), 1, 60)
 
 
@@ -297,8 +294,7 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     require_organiser(actor, tournament)
     unknown = sorted(set(changes) - UPDATABLE)
     if unknown:
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("These settings cannot be changed: %(names)s.") % {"names": ", ".join(unknown)},
         )
     if tournament.status == Tournament.Status.FINISHED:
@@ -313,7 +309,7 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         if field == "name":
             value = (value or "").strip()
             if not value or len(value) > 120:
-                raise TournamentError(ErrorCode.INVALID_INPUT, _("The name must have 1 to 120 characters."))
+                raise refused(_("The name must have 1 to 120 characters."))
         elif field == "placing_points":
             value = _points_list(value, profile)
         elif field == "tiebreak_order":
@@ -325,18 +321,17 @@ def tournament_update(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         elif field == "random_seed":
             value = _small_int(value, 0, "The random seed", 0, 2**31 - 1)
         elif field == "first_round" and value not in FIRST_ROUND_MODES:
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("The first round is paired by seed, rating or random."))
+            raise refused(_("The first round is paired by seed, rating or random."))
         elif field == "bye_points" and (isinstance(value, bool) or not isinstance(value, int | float)
                                         or not 0 <= value <= 1000):
-            raise TournamentError(ErrorCode.INVALID_INPUT, _("Bye points must be a number from 0 to 1000."))
+            raise refused(_("Bye points must be a number from 0 to 1000."))
         elif field in {"is_public", "avoid_same_club", "placement_matches", "shared_places_by_standings",
                        "dropped_rank_last", "checkin_required"}:
             value = bool(value)
         elif field == "rolling_rounds":
             value = bool(value)
             if value and not _rolling_format(tournament.format, tournament.group_count, tournament.knockout_style):
-                raise TournamentError(
-                    ErrorCode.INVALID_INPUT,
+                raise refused(
                     _("Table-by-table release is for a round robin, groups or a knockout, not a Swiss."),
                 )
         elif field == "schedule_rounds":
@@ -369,6 +364,22 @@ def tournament_organiser_add(*, actor: Any, tournament: Tournament, user: Any) -
     tournament.organisers.add(user)
     audit_record(
         action="organiser_added", tournament=tournament, obj=tournament, actor=actor, data={"user_id": user.pk}
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_organiser_remove(*, actor: Any, tournament: Tournament, user: Any) -> Tournament:
+    """Remove a co-organiser (an organiser may remove themselves); the last organiser stays."""
+    tournament = lock_tournament(tournament.pk)
+    require_organiser(actor, tournament)
+    if not tournament.organisers.filter(pk=user.pk).exists():
+        raise TournamentError(ErrorCode.NOT_FOUND, _("This user does not organise the tournament."))
+    if tournament.organisers.count() <= 1:
+        raise TournamentError(ErrorCode.LAST_ORGANISER, _("A tournament keeps at least one organiser."))
+    tournament.organisers.remove(user)
+    audit_record(
+        action="organiser_removed", tournament=tournament, obj=tournament, actor=actor, data={"user_id": user.pk}
     )
     return tournament
 

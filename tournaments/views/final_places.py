@@ -23,6 +23,7 @@ from tournaments import permissions
 from tournaments.errors import TournamentError
 from tournaments.forms import FinalPlacesForm
 from tournaments.models import Entrant, Result, ResultScore, Round, Table, Tournament
+from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.pairing import PairingError, double_elimination
 from tournaments.services import tournament_update
 from tournaments.services.brackets import (
@@ -251,11 +252,16 @@ def bracket_columns(tournament: Tournament, *, include_drafts: bool) -> list[Bra
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     is_organiser = permissions.is_organiser(request.user, tournament)
+    # Validators only (issue 30: the page refreshes itself with conditional GETs, tournaments/live.py):
+    # keyed on the tournament's versions like the other public pages; organisers see drafts, no validators.
+    page = PublicPage(request, tournament_key(tournament, "bracket"), cacheable=not is_organiser)
+    if (not_modified := page.not_modified()) is not None:
+        return not_modified
     columns = bracket_columns(tournament, include_drafts=is_organiser)
     top = list(
         tournament.standing_rows.select_related("entrant").filter(rank__lte=4).order_by("rank", "entrant__name")
     ) if columns else []
-    return render(
+    return page.finish(render(
         request,
         "tournaments/bracket.html",
         {
@@ -265,7 +271,7 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
             "is_organiser": is_organiser,
             "record_table_ids": [card.record_table_id for c in columns for card in c.cards if card.record_table_id],
         },
-    )
+    ))
 
 
 @login_required

@@ -85,7 +85,7 @@ def _result_page(
                     messages.success(request, _("Result confirmed. Thank you!"))
                 else:
                     result_reject(
-                        result=result, actor=actor, token=token, note=request.POST.get("note", "")[:500]
+                        result=result, actor=actor, token=token, reason=request.POST.get("note", "")[:500]
                     )
                     messages.warning(
                         request, _("Result rejected. Report the correct result, or ask the organiser.")
