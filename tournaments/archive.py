@@ -6,7 +6,11 @@ with their tables, seats and every result with its history (reported, rejected, 
 lines. References inside the archive are the exporting instance's ids (players, entrants, tables and
 results; a result's `id` is optional, archives written before it was added have none); the importer
 maps them.
-Not exported: private report links (each instance makes new ones), e-mail addresses, user accounts
+Settings, the group draw and tables' `bracket_key` added since the first archives (issue 28: double
+elimination, rolling knockouts, sign-up) are optional keys: an archive without them imports with the
+defaults (docs/venue-day.md, Archive).
+Not exported: sign-ups (`Registration`: their e-mails and private links; accepted ones are entrants),
+private report links (each instance makes new ones), e-mail addresses, user accounts
 (the importing user becomes the organiser; who reported/decided is kept as the entrant, not the
 login) and the audit log. Other apps add sections through `ARCHIVE_SECTIONS` (the games app adds
 its game records), so that `tournaments` never imports them.

@@ -110,12 +110,16 @@ def test_double_elimination_rolling_round_trip(organiser: Any, client: Any) -> N
     keys = sorted(Table.objects.filter(round__tournament=original).exclude(bracket_key="")
                   .values_list("bracket_key", flat=True))
     assert "GF" in keys and any(k.startswith("L") for k in keys)
+    services.tournament_finish(actor=organiser, tournament=original)
+    services.standings_recompute(tournament_id=original.pk)
+    original.refresh_from_db()
+    assert 'id="podium"' in client.get(f"/t/{original.slug}/").content.decode()  # compared below
     copy_ = _round_trip(organiser, client, original, ("", "standings/", "bracket/"))
     assert (copy_.knockout_style, copy_.grand_final_reset, copy_.rolling_rounds, copy_.bye_tiebreak) == (
         "double", False, True, "virtual_opponent")
     assert sorted(Table.objects.filter(round__tournament=copy_).exclude(bracket_key="")
                   .values_list("bracket_key", flat=True)) == keys
-    assert copy_.status == original.status
+    assert copy_.status == Tournament.Status.FINISHED
 
 
 def test_groups_with_a_group_draw_round_trip(organiser: Any, client: Any) -> None:
