@@ -6,7 +6,11 @@ with their tables, seats and every result with its history (reported, rejected, 
 lines. References inside the archive are the exporting instance's ids (players, entrants, tables and
 results; a result's `id` is optional, archives written before it was added have none); the importer
 maps them.
-Not exported: private report links (each instance makes new ones), e-mail addresses, user accounts
+Settings, the group draw and tables' `bracket_key` added since the first archives (issue 28: double
+elimination, rolling knockouts, sign-up) are optional keys: an archive without them imports with the
+defaults (docs/venue-day.md, Archive).
+Not exported: sign-ups (`Registration`: their e-mails and private links; accepted ones are entrants),
+private report links (each instance makes new ones), e-mail addresses, user accounts
 (the importing user becomes the organiser; who reported/decided is kept as the entrant, not the
 login) and the audit log. Other apps add sections through `ARCHIVE_SECTIONS` (the games app adds
 its game records), so that `tournaments` never imports them.
@@ -21,6 +25,7 @@ imported results with the same code, so they come out byte-identical.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +60,7 @@ from tournaments.services.audit import audit_record
 from tournaments.services.standings import standings_recompute
 
 FORMAT = "tournament-archive/1"
+BRACKET_KEY = re.compile(r"(?:[KWL][1-9][0-9]{0,3}-[1-9][0-9]{0,4}|GF2?)")
 MAX_ITEMS = 20_000  # any list in an archive
 MAX_TEXT = 2_000
 
@@ -63,6 +69,39 @@ SETTING_FIELDS = (
     "group_count", "double_round_robin", "knockout_size", "knockout_advance", "third_place_match", "first_round",
     "avoid_same_club", "random_seed", "placing_points", "tiebreak_order", "forfeit_winner_score",
     "forfeit_loser_score", "bye_points", "bye_score_for", "bye_score_against",
+)
+
+# Settings added after the first archives (issues 13, 24, 28): optional keys of `tournament-archive/1`.
+# An archive without one imports with the model's default; the exporter always writes them all.
+GROUP_DRAW_METHODS = ("pots", "snake", "random")  # tournaments.pairing.group_draw.METHODS
+GROUP_DRAW_ORDERS = ("seed", "rating")  # ... .ORDERS
+GROUP_DRAW_SEED_MAX = 999_999  # tournaments.services.groups.SEED_MAX
+ENTRY_LIMIT_MAX = 10_000  # tournaments.registration.services.ENTRY_LIMIT_MAX
+
+
+def _check_optional_setting(name: str, value: Any, path: str) -> None:
+    if name in ("checkin_required", "rolling_rounds", "placement_matches", "shared_places_by_standings",
+                "dropped_rank_last", "grand_final_reset", "registration_open", "registration_approval",
+                "self_checkin_open"):
+        _bool(value, path)
+    elif name == "schedule_rounds":
+        _int(value, path, 1, 1000, null=True)
+    elif name == "game_minutes":
+        _int(value, path, 1, 32767)
+    elif name == "knockout_style":
+        _choice(value, path, Tournament.KnockoutStyle.values)
+    elif name == "bye_tiebreak":
+        _choice(value, path, Tournament.ByeTiebreak.values)
+    elif name == "entry_limit":
+        _int(value, path, 2, ENTRY_LIMIT_MAX, null=True)
+    else:  # pragma: no cover - every name of OPTIONAL_SETTING_FIELDS has its rule above
+        raise AssertionError(name)
+
+
+OPTIONAL_SETTING_FIELDS = (
+    "checkin_required", "schedule_rounds", "rolling_rounds", "game_minutes", "placement_matches",
+    "shared_places_by_standings", "dropped_rank_last", "knockout_style", "grand_final_reset", "bye_tiebreak",
+    "registration_open", "registration_approval", "entry_limit", "self_checkin_open",
 )
 
 
@@ -121,7 +160,9 @@ def archive_export(tournament: Tournament) -> dict[str, Any]:
         "source_slug": tournament.slug,
         "tournament": {
             **{f: _iso(getattr(tournament, f)) if f == "starts_on" else getattr(tournament, f) for f in SETTING_FIELDS},
+            **{f: getattr(tournament, f) for f in OPTIONAL_SETTING_FIELDS},
             "knockout_seeding": tournament.knockout_seeding,
+            "group_draw": tournament.group_draw,
         },
         "clubs": clubs,
         "players": [{"id": p.pk, "name": p.name, "club": p.club.name if p.club else None}
@@ -148,7 +189,7 @@ def archive_export(tournament: Tournament) -> dict[str, Any]:
                     {
                         "id": t.pk, "number": t.number, "starts_at": _iso(t.starts_at),
                         "physical_table": t.physical_table, "board": t.board.name if t.board else None,
-                        "is_bye": t.is_bye,
+                        "is_bye": t.is_bye, "bracket_key": t.bracket_key,
                         "seats": [{"entrant": s.entrant_id, "position": s.position, "is_starting": s.is_starting}
                                   for s in sorted(t.seats.all(), key=lambda s: s.position)],
                         "results": [
@@ -270,14 +311,18 @@ def _check(data: Any) -> dict[str, Any]:
                 {"exported_at", "source_slug", *ARCHIVE_SECTIONS})
     if doc["format"] != FORMAT:
         raise ArchiveError("format", f"must be {FORMAT!r}")
-    t = _keys(doc["tournament"], "tournament", {*SETTING_FIELDS, "knockout_seeding"})
+    t = _keys(doc["tournament"], "tournament", {*SETTING_FIELDS, "knockout_seeding"},
+              {*OPTIONAL_SETTING_FIELDS, "group_draw"})
+    for name in OPTIONAL_SETTING_FIELDS:
+        if name in t:
+            _check_optional_setting(name, t[name], f"tournament.{name}")
     _text(t["name"], "tournament.name", 120, blank=False)
     _choice(t["game"], "tournament.game", GAMES)
     _json(t["variant"], "tournament.variant")
     if not isinstance(t["variant"], dict):
         raise ArchiveError("tournament.variant", "must be an object")
     try:
-        profile_for(t["game"], t["variant"])
+        profile = profile_for(t["game"], t["variant"])
     except ProfileError as exc:
         raise ArchiveError("tournament.variant", str(exc)) from exc
     _choice(t["format"], "tournament.format", Tournament.Format.values)
@@ -295,6 +340,11 @@ def _check(data: Any) -> dict[str, Any]:
     _int(t["knockout_size"], "tournament.knockout_size", 0, 100000, null=True)
     _int(t["random_seed"], "tournament.random_seed", -(2**31), 2**31 - 1)
     _num(t["bye_points"], "tournament.bye_points")
+    if t.get("knockout_style") == Tournament.KnockoutStyle.DOUBLE and (  # tournament_create's rule
+        t["format"] not in ("knockout", "stages") or profile.entrants_per_table != 2 or t["knockout_advance"] != 1
+    ):
+        raise ArchiveError("tournament.knockout_style",
+                           "double elimination is for a knockout (or stages) at tables of 2, one advancing")
     for name in ("placing_points", "tiebreak_order", "knockout_seeding"):
         _json(t[name], f"tournament.{name}")
         _list(t[name], f"tournament.{name}")
@@ -343,6 +393,8 @@ def _check(data: Any) -> dict[str, Any]:
         for index, entrant_id in enumerate(_list(group, f"tournament.knockout_seeding[{group_index}]")):
             if entrant_id not in entrant_ids:
                 raise ArchiveError(f"tournament.knockout_seeding[{group_index}][{index}]", "is not an entrant")
+    if "group_draw" in t:
+        _check_group_draw(t["group_draw"], entrant_ids)
     boards: set[str] = set()
     for index, board in enumerate(_list(doc["boards"], "boards")):
         path = f"boards[{index}]"
@@ -367,7 +419,10 @@ def _check(data: Any) -> dict[str, Any]:
         _json(round_["warnings"], f"{path}.warnings")
         for t_index, table in enumerate(_list(round_["tables"], f"{path}.tables")):
             tpath = f"{path}.tables[{t_index}]"
-            _keys(table, tpath, {"id", "number", "starts_at", "physical_table", "board", "is_bye", "seats", "results"})
+            _keys(table, tpath, {"id", "number", "starts_at", "physical_table", "board", "is_bye", "seats", "results"},
+                  {"bracket_key"})
+            if "bracket_key" in table:
+                _check_bracket_key(table["bracket_key"], f"{tpath}.bracket_key")
             table_id = _int(table["id"], f"{tpath}.id", 1, 2**62) or 0
             table_ids.add(table_id)
             _int(table["number"], f"{tpath}.number", 1, 32767)
@@ -420,6 +475,34 @@ def _check(data: Any) -> dict[str, Any]:
     return ids
 
 
+def _check_bracket_key(value: Any, path: str) -> None:
+    """Empty (a table outside a keyed bracket) or the bracket table it plays: a rolling single
+    elimination's "K<round>-<table>" or double elimination's "W<round>-<table>", "L<round>-<table>",
+    "GF", "GF2" (tournaments/services/brackets.py; at most 12 characters, the column's size)."""
+    if value == "":
+        return
+    if not isinstance(value, str) or not BRACKET_KEY.fullmatch(value):
+        raise ArchiveError(path, "must be empty or a bracket key such as W1-1, L2-1 or GF")
+
+
+def _check_group_draw(value: Any, entrant_ids: set[int]) -> None:
+    """{} (never drawn) or the draw of `services.groups.groups_draw`, its entrants the archive's."""
+    path = "tournament.group_draw"
+    if value == {}:
+        return
+    draw = _keys(value, path, {"method", "by", "seed", "entrant_ids", "drawn_at"}, {"left_out"})
+    _choice(draw["method"], f"{path}.method", GROUP_DRAW_METHODS)
+    _choice(draw["by"], f"{path}.by", GROUP_DRAW_ORDERS)
+    _int(draw["seed"], f"{path}.seed", 0, GROUP_DRAW_SEED_MAX)
+    _moment(draw["drawn_at"], f"{path}.drawn_at", null=False)
+    seen: set[int] = set()
+    for name in ("entrant_ids", "left_out"):
+        for index, entrant_id in enumerate(_list(draw.get(name, []), f"{path}.{name}")):
+            if entrant_id not in entrant_ids or entrant_id in seen:
+                raise ArchiveError(f"{path}.{name}[{index}]", "is not an entrant (or is named twice)")
+            seen.add(entrant_id)
+
+
 # --- import --------------------------------------------------------------------------------------
 
 
@@ -464,6 +547,7 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
     clubs = {name: Club.objects.get_or_create(name=name)[0] for name in data["clubs"]}
     settings_values = {f: t[f] for f in SETTING_FIELDS}
     settings_values["starts_on"] = parse_date(t["starts_on"][:10]) if t["starts_on"] else None
+    settings_values.update({f: t[f] for f in OPTIONAL_SETTING_FIELDS if f in t})  # missing: the defaults
     tournament = Tournament.objects.create(slug=slug, **settings_values)
     tournament.organisers.add(actor)
     players = {p["id"]: Player.objects.create(name=p["name"], club=clubs.get(p["club"]) if p["club"] else None)
@@ -482,7 +566,11 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
         )
         entrants[e["id"]] = entrant
     tournament.knockout_seeding = [[entrants[i].pk for i in group] for group in t["knockout_seeding"]]
-    tournament.save(update_fields=["knockout_seeding"])
+    draw = t.get("group_draw") or {}
+    tournament.group_draw = {
+        **draw, **{name: [entrants[i].pk for i in draw[name]] for name in ("entrant_ids", "left_out") if name in draw},
+    }
+    tournament.save(update_fields=["knockout_seeding", "group_draw"])
     boards = {b["name"]: Board.objects.create(tournament=tournament, name=b["name"], accessible=b["accessible"],
                                               position=b["position"]) for b in data["boards"]}
     for first, second in data["forbidden_pairs"]:
@@ -499,7 +587,7 @@ def _load(actor: Any, data: dict[str, Any], slug: str, *, unique: bool) -> Tourn
             table = Table.objects.create(
                 round=round_, number=tb["number"], starts_at=_moment(tb["starts_at"], ""),
                 physical_table=tb["physical_table"], board=boards.get(tb["board"]) if tb["board"] else None,
-                is_bye=tb["is_bye"],
+                is_bye=tb["is_bye"], bracket_key=tb.get("bracket_key", ""),
             )
             tables[tb["id"]] = table
             Seat.objects.bulk_create(
