@@ -63,6 +63,9 @@ if importlib.util.find_spec("games") is not None:
     INSTALLED_APPS.append("games")
 
 MIDDLEWARE = [
+    # issue 26: anonymous reads of the cached public standings answered from the cache alone
+    # (tournaments/public_fast_path.py); first, so none of the middleware below runs for them.
+    "tournaments.public_fast_path.PublicReadFastPath",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -63,6 +63,21 @@ def request_ident(
     return "anon", client_address(request)
 
 
+FAST_PATH_COUNTED = "tournaments.fast_path.throttle"  # (key, count) set by tournaments.public_fast_path
+
+
+def count_request(cache: Any, key: str, duration: int) -> int | None:
+    """This request's number in the bucket `key`'s window of `duration` seconds (None: the cache is down,
+    let it through). Also used by the public fast path (tournaments/public_fast_path.py)."""
+    for _ in range(2):
+        try:
+            return cache.incr(key)  # type: ignore[no-any-return]  # one trip, as a rule
+        except ValueError:  # no window yet (or it just ended): start one
+            if cache.add(key, 1, duration):
+                return 1
+    return None
+
+
 class ApiRateThrottle(SimpleRateThrottle):
     cache_format = "throttle:n:%(scope)s_%(ident)s"  # a counter (not DRF's list of times under the old key)
 
@@ -85,18 +100,12 @@ class ApiRateThrottle(SimpleRateThrottle):
         if self.rate is None:
             return True
         self.now = self.timer()
-        count = self._count()
+        counted = request.META.get(FAST_PATH_COUNTED)  # the public fast path counted this request already
+        if counted is not None and counted[0] == self.key:
+            count = counted[1]
+        else:
+            count = count_request(self.cache, self.key, self.duration)
         return count is None or count <= self.num_requests
-
-    def _count(self) -> int | None:
-        """This request's number in its bucket's window (None: the cache is down, let it through)."""
-        for _ in range(2):
-            try:
-                return self.cache.incr(self.key)  # type: ignore[no-any-return]  # one trip, as a rule
-            except ValueError:  # no window yet (or it just ended): start one
-                if self.cache.add(self.key, 1, self.duration):
-                    return 1
-        return None
 
     def wait(self) -> float | None:
         ttl = getattr(self.cache, "ttl", None)  # django-redis; the local-memory cache has none
