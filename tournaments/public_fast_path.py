@@ -35,15 +35,20 @@ import hashlib
 import logging
 import pickle
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import MiddlewareNotUsed
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.translation import get_language_from_request
+from django_redis.client import DefaultClient
 
+from tournaments.api_throttles import FAST_PATH_COUNTED, ApiRateThrottle, count_request
+from tournaments.client_address import client_address
 from tournaments.page_cache import _conditional_match
 
 logger = logging.getLogger(__name__)
@@ -117,23 +122,52 @@ def _answer_key(request: HttpRequest) -> str:
     return f"{PREFIX}:a:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
-def _throttle(request: HttpRequest) -> bool:
-    """Count the read in its `anon_read` bucket; False when over the rate (the ordinary path answers 429)."""
-    from tournaments.api_throttles import FAST_PATH_COUNTED, ApiRateThrottle, count_request
-    from tournaments.client_address import client_address
-
+def _throttle_bucket(request: HttpRequest) -> tuple[str, int, int] | None:
+    """The `anon_read` bucket of this JSON read (key, limit, seconds), as ApiRateThrottle keys it."""
     rate = ApiRateThrottle.THROTTLE_RATES.get("anon_read")
     if rate is None:
-        return True
+        return None
     limit, duration = ApiRateThrottle().parse_rate(rate)
-    key = ApiRateThrottle.cache_format % {"scope": "anon_read", "ident": client_address(request)}
-    count = count_request(ApiRateThrottle.cache, key, duration)
-    request.META[FAST_PATH_COUNTED] = (key, count)
-    return count is None or count <= limit
+    return ApiRateThrottle.cache_format % {"scope": "anon_read", "ident": client_address(request)}, limit, duration
+
+
+def _read(key: str, throttle: tuple[str, int, int] | None) -> tuple[Any, int | None]:
+    """The stored answer under `key` and this request's count in the `throttle` bucket, in one round trip
+    on Redis (GET, SET NX EX, INCR pipelined); (None, None) when the cache fails."""
+    client = getattr(cache, "client", None)
+    if isinstance(client, DefaultClient) and throttle is not None:
+        try:
+            if _breaker_open(client):
+                return None, None
+            redis = client.get_client(write=True)
+            bucket = cache.make_key(throttle[0])
+            pipe = redis.pipeline(transaction=False)
+            pipe.get(cache.make_key(key))
+            pipe.set(bucket, 0, ex=throttle[2], nx=True)  # the window starts with the bucket's first request
+            pipe.incr(bucket)
+            raw, _, count = pipe.execute()
+            return (client.decode(raw) if raw is not None else None), int(count)
+        except Exception:
+            return None, None
+    try:
+        stored = cache.get(key)
+        count = count_request(cache, throttle[0], throttle[2]) if throttle is not None else None
+    except Exception:
+        return None, None
+    return stored, count
+
+
+def _breaker_open(client: DefaultClient) -> bool:
+    """Redis is known to be down (tournaments/cache_fail_open.py): do not wait for it here."""
+    from tournaments import cache_fail_open
+
+    return cache_fail_open._down_until.get(cache_fail_open._location(client), 0.0) > time.monotonic()
 
 
 class PublicReadFastPath:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        if not getattr(settings, "PUBLIC_FAST_PATH", True):
+            raise MiddlewareNotUsed("PUBLIC_FAST_PATH is off")
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -142,28 +176,28 @@ class PublicReadFastPath:
             return self.get_response(request)
         slug, is_api = found
         key = _answer_key(request)
-        try:
-            stored = cache.get(key)
-        except Exception:
-            stored = None
+        throttle = _throttle_bucket(request) if is_api else None
+        stored, count = _read(key, throttle)
+        if throttle is not None and count is not None:  # not counted (the cache failed): DRF counts it
+            request.META[FAST_PATH_COUNTED] = (throttle[0], count)
+            if count > throttle[1]:
+                return self.get_response(request)  # over the rate: the ordinary path answers 429
         tag = _current_tag(slug) if isinstance(stored, bytes) else None
         if tag is not None:
-            answer = self._serve(request, tag, stored, is_api)
+            answer = self._serve(request, tag, stored)
             if answer is not None:
                 return answer
         response = self.get_response(request)
         self._store(request, slug, key, response)
         return response
 
-    def _serve(self, request: HttpRequest, tag: str, stored: bytes, is_api: bool) -> HttpResponse | None:
+    def _serve(self, request: HttpRequest, tag: str, stored: bytes) -> HttpResponse | None:
         try:
             stored_tag, headers, etag, modified, body = pickle.loads(stored)
         except Exception:
             return None
         if stored_tag != tag:
             return None  # rendered for another version: the ordinary path renders (and stores) this one
-        if is_api and not _throttle(request):
-            return None
         if _conditional_match(request, etag, modified):
             response: HttpResponse = HttpResponseNotModified()
             for name, value in headers:
