@@ -14,7 +14,9 @@ One bucket per request, the first that applies:
 
 Counters live in the default cache, one integer per bucket and window (an atomic increment, whatever the
 rate; DRF's own throttle stores and rewrites a list of every request's time, 12,000 of them for a hall's
-rate). The window starts at the bucket's first request and lasts the rate's period. When Redis is down the
+rate). The window starts at the bucket's first request and lasts the rate's period. The anonymous fast path
+of the public standings (tournaments/public_fast_path.py) counts its JSON reads in the same `anon_read`
+counter before DRF runs and hands the count on (`FAST_PATH_COUNTED`), so a read is counted once. When Redis is down the
 cache fails open (`tournaments.cache_fail_open`) and so does the throttle.
 """
 
