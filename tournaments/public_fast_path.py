@@ -100,12 +100,10 @@ def _candidate(request: HttpRequest) -> tuple[str, bool] | None:
     meta = request.META
     if "HTTP_AUTHORIZATION" in meta or "HTTP_ORIGIN" in meta or "HTTP_X_REPORT_TOKEN" in meta:
         return None
-    for route, is_api in _ROUTES:
-        match = route.match(request.path_info)
-        if match:
-            break
-    else:
+    found = next(((match, is_api) for route, is_api in _ROUTES if (match := route.match(request.path_info))), None)
+    if found is None:
         return None
+    match, is_api = found
     allowed = {settings.CSRF_COOKIE_NAME, settings.LANGUAGE_COOKIE_NAME}
     if any(name not in allowed for name in request.COOKIES):
         return None
