@@ -140,3 +140,15 @@ def test_fast_reads_still_count_in_the_halls_throttle(
     assert statuses == [200] * 5 + [429] * 2
     assert len(served_fast) == 4  # the first read rendered; the rest of the budget served fast
     assert Client(REMOTE_ADDR="192.0.2.21").get(url).status_code == 200  # another address, its own budget
+
+
+def test_each_language_gets_its_own_answer(tac_tournament: Tournament, served_fast: list[str]) -> None:
+    tournament = _ranked(tac_tournament)
+    url = reverse("web:standings", args=[tournament.slug])
+    english = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+    german = Client().get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert served_fast == []  # the German page is not the stored English one
+    again = Client().get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert served_fast == [url]
+    assert again["Content-Language"] == german["Content-Language"] == "de" != english["Content-Language"]
+    assert again.content == german.content != english.content
