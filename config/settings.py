@@ -64,6 +64,9 @@ if importlib.util.find_spec("games") is not None:
     INSTALLED_APPS.append("games")
 
 MIDDLEWARE = [
+    # issue 26: anonymous reads of the cached public standings answered from the cache alone
+    # (tournaments/public_fast_path.py); first, so none of the middleware below runs for them.
+    "tournaments.public_fast_path.PublicReadFastPath",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -223,6 +226,9 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # while they revalidate (ETag, 304). 0 and 0: revalidate every time.
 PUBLIC_CACHE_MAX_AGE = env.int("PUBLIC_CACHE_MAX_AGE", default=5)
 PUBLIC_CACHE_STALE_WHILE_REVALIDATE = env.int("PUBLIC_CACHE_STALE_WHILE_REVALIDATE", default=30)
+# The anonymous fast path of the cached public standings (tournaments/public_fast_path.py, issue 26); off:
+# every read takes the ordinary path (same answers, more CPU per read).
+PUBLIC_FAST_PATH = env.bool("PUBLIC_FAST_PATH", default=True)
 # Live scoresheet entries per keeper (account, else report token, else address; games/scoresheet_apis.py).
 SCORESHEET_THROTTLE_RATE = env.str("SCORESHEET_THROTTLE_RATE", default="300/min")
 

@@ -14,7 +14,9 @@ One bucket per request, the first that applies:
 
 Counters live in the default cache, one integer per bucket and window (an atomic increment, whatever the
 rate; DRF's own throttle stores and rewrites a list of every request's time, 12,000 of them for a hall's
-rate). The window starts at the bucket's first request and lasts the rate's period. When Redis is down the
+rate). The window starts at the bucket's first request and lasts the rate's period. The anonymous fast path
+of the public standings (tournaments/public_fast_path.py) counts its JSON reads in the same `anon_read`
+counter before DRF runs and hands the count on (`FAST_PATH_COUNTED`), so a read is counted once. When Redis is down the
 cache fails open (`tournaments.cache_fail_open`) and so does the throttle.
 """
 
@@ -63,6 +65,21 @@ def request_ident(
     return "anon", client_address(request)
 
 
+FAST_PATH_COUNTED = "tournaments.fast_path.throttle"  # (key, count) set by tournaments.public_fast_path
+
+
+def count_request(cache: Any, key: str, duration: int) -> int | None:
+    """This request's number in the bucket `key`'s window of `duration` seconds (None: the cache is down,
+    let it through). Also used by the public fast path (tournaments/public_fast_path.py)."""
+    for _ in range(2):
+        try:
+            return cache.incr(key)  # type: ignore[no-any-return]  # one trip, as a rule
+        except ValueError:  # no window yet (or it just ended): start one
+            if cache.add(key, 1, duration):
+                return 1
+    return None
+
+
 class ApiRateThrottle(SimpleRateThrottle):
     cache_format = "throttle:n:%(scope)s_%(ident)s"  # a counter (not DRF's list of times under the old key)
 
@@ -85,18 +102,12 @@ class ApiRateThrottle(SimpleRateThrottle):
         if self.rate is None:
             return True
         self.now = self.timer()
-        count = self._count()
+        counted = request.META.get(FAST_PATH_COUNTED)  # the public fast path counted this request already
+        if counted is not None and counted[0] == self.key:
+            count = counted[1]
+        else:
+            count = count_request(self.cache, self.key, self.duration)
         return count is None or count <= self.num_requests
-
-    def _count(self) -> int | None:
-        """This request's number in its bucket's window (None: the cache is down, let it through)."""
-        for _ in range(2):
-            try:
-                return self.cache.incr(self.key)  # type: ignore[no-any-return]  # one trip, as a rule
-            except ValueError:  # no window yet (or it just ended): start one
-                if self.cache.add(self.key, 1, self.duration):
-                    return 1
-        return None
 
     def wait(self) -> float | None:
         ttl = getattr(self.cache, "ttl", None)  # django-redis; the local-memory cache has none

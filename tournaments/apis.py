@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services
+from tournaments import public_fast_path, selectors, services
 from tournaments.api_components import (
     PLACING_POINTS_FIELD,
     TIEBREAK_ORDER_FIELD,
@@ -972,6 +972,7 @@ class StandingsApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Any:
         tournament = selectors.tournament_get_visible(user=request.user, slug=slug)
+        public_fast_path.offer(request._request, tournament)
         group = _group_param(request, tournament)
         page_size = _page_param(request, "page_size", STANDINGS_PAGE_SIZE, STANDINGS_PAGE_SIZE_MAX)
         page = _page_param(request, "page", 1, 1_000_000)

@@ -29,6 +29,10 @@ stale-while-revalidate=PUBLIC_CACHE_STALE_WHILE_REVALIDATE` (a browser or a reve
 a few seconds, then revalidates with the ETag); a logged-in reader, a private tournament, a page with
 messages or a CSRF token gets `private, no-cache` (docs/operations.md, "A venue").
 
+An anonymous reader's standings page and JSON standings are answered before any middleware, from the
+whole answer stored for their URL, while the tournament's versions are those it was rendered with
+(tournaments/public_fast_path.py).
+
 Without Redis (`REDIS_URL` unset) the local-memory cache of each process does the same job. A cache that
 fails (Redis down) fails open: the page is rendered in full and sent without validators.
 """

@@ -168,7 +168,10 @@ def test_the_json_standings_are_served_from_the_cache_without_a_model_per_row(
         body = client.get(url).content
     standings_sql = [q["sql"] for q in first if "tournaments_standingrow" in q["sql"]]
     assert standings_sql and not any('"tournaments_standingrow"."computed_at"' in sql for sql in standings_sql)
-    with django_assert_num_queries(1):  # the tournament row, for the key
+    with django_assert_num_queries(1):  # the anonymous fast path: the tournament's versions, for the key
+        assert client.get(url).content == body
+    client.cookies["some_cookie"] = "1"  # not served by the fast path (tournaments/public_fast_path.py)
+    with django_assert_num_queries(1):  # the ordinary path: the tournament row, for the key
         assert client.get(url).content == body
     assert cache.get(f"{url}") is None  # nothing keyed on the URL: the key is the version
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
-from tournaments import permissions
+from tournaments import permissions, public_fast_path
 from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.page_cache import PublicPage, tournament_key
 from tournaments.selectors import members_with_players, standings_after, tournaments_visible_to
@@ -159,6 +159,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings, 50 rows a page (the whole list one click away, `?page=all`); the same for every
     viewer, so always served from the versioned cache."""
     tournament = visible_tournament(request, slug)
+    public_fast_path.offer(request, tournament)
     number = _standings_page_number(request)
     page = PublicPage(request, tournament_key(tournament, "standings", number), shared=tournament.is_public)
     if (answer := page.not_modified() or page.cached_response()) is not None:
