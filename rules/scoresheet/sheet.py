@@ -158,7 +158,7 @@ class Sheet:
 
     def phase(self) -> str:
         rules = self.rules
-        if rules.over(self.state) or rules.pending_answer(self.state):
+        if rules.over(self.state) or (rules.pending_answer(self.state) and not self.answer_forced()):
             return "over"
         deal = self.current()
         if deal is None or deal.closed:
@@ -170,6 +170,12 @@ class Sheet:
         if rules.exchange_required() and deal.exchange is None and not deal.setup:
             return "exchange"
         return "turn"
+
+    def answer_forced(self) -> bool:
+        """TAC: the seat that may answer a winning move with a TAC must hold one (no completion of its
+        hand without a TAC fits what is seen), so the game goes on with that answer."""
+        deal = self.current()
+        return deal is not None and not deal.closed and self.completion(deal, end=True) is None
 
     def _first_phase(self) -> str:
         if self.rules.has_announce:
@@ -617,6 +623,8 @@ class Sheet:
             doc["setup"] = header["setup"]
         for deal in self.deals:
             out: dict[str, Any] = {}
+            if deal is self.deals[-1] and not deal.turns and not deal.setup:
+                break  # a deal whose facts are half entered (no turn yet) adds nothing to the record
             if deal.setup:
                 deals.append({"turns": deal.turns})
                 continue
