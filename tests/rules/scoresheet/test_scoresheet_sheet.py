@@ -272,3 +272,69 @@ def test_a_winning_move_nobody_can_answer_ends_the_game() -> None:
     record = sheet_record(state)
     verdict = verify_document(record)
     assert verdict.complete and verdict.result == {"winners": [0, 2]}
+
+
+# ---------------------------------------------------------------------- corrections in place
+def _tac_deal(seed: int = 11) -> tuple[dict[str, Any], dict[str, Any]]:
+    original = get_engine("tac").random_record({}, random.Random(seed))
+    state = sheet_start(game="tac", variant={}, players=original["players"],
+                        dealer=original["deals"][0]["dealer"])
+    return original, state
+
+
+def test_an_announcement_is_corrected_in_place_and_the_deal_checked_again() -> None:
+    from rules.scoresheet import sheet_correct
+
+    original, state = _tac_deal()
+    first = original["deals"][0]
+    truth = first["announce"]
+    wrong = [not truth[0], *truth[1:]]
+    state = sheet_add(state, {"announce": wrong})
+    state = sheet_add(state, {"exchange": first["exchange"]})
+    played = 0
+    for turn in first["turns"][:6]:
+        try:
+            state = sheet_add(state, turn)
+            played += 1
+        except EntryRefused as err:  # the wrong announcement showed: correct it, then go on
+            assert err.code in ("false_announcement", "must_play")
+            break
+    fixed = sheet_correct(state, {"announce": truth})
+    assert fixed["entries"][0] == {"announce": truth}
+    assert fixed["entries"][1:] == state["entries"][1:]  # the exchange and the turns are kept
+    assert len(fixed["entries"]) == 2 + played
+    assert state["entries"][0] == {"announce": wrong}  # the state passed in is unchanged
+    for turn in first["turns"][played:]:
+        fixed = sheet_add(fixed, turn)
+    assert sheet_view(fixed).deal == 1
+
+
+def test_a_correction_that_breaks_a_later_entry_is_refused_naming_it() -> None:
+    from rules.scoresheet import sheet_correct
+
+    original, state = _tac_deal()
+    first = original["deals"][0]
+    state = feed(state, [{"announce": first["announce"]}, {"exchange": first["exchange"]}])
+    opening = next((i for i, t in enumerate(first["turns"]) if t["card"] in ("1", "13")), None)
+    assert opening is not None
+    state = feed(state, first["turns"][: opening + 1])
+    seat = first["turns"][opening]["seat"]
+    said = list(first["announce"])
+    said[seat] = False
+    received = first["exchange"][(seat + 2) % 4] in ("1", "13")
+    with pytest.raises(EntryRefused) as refused:
+        sheet_correct(state, {"announce": said})
+    if not received:
+        assert refused.value.code == "false_announcement"
+        assert refused.value.turn == 2 + opening  # the 1 or 13 that seat played, not the correction
+        assert refused.value.params["corrected"] == 0
+
+
+def test_nothing_to_correct() -> None:
+    from rules.scoresheet import sheet_correct
+
+    _, state = _tac_deal()
+    for bad, code in (({"announce": [True] * 4}, "nothing_to_correct"), ({"seat": 0, "card": "1"}, "malformed")):
+        with pytest.raises(EntryRefused) as refused:
+            sheet_correct(state, bad)
+        assert refused.value.code == code
