@@ -99,6 +99,7 @@ def scoresheet_data(sheet: Scoresheet, view: Any = None) -> dict[str, Any]:
         "over": bool(fields.get("over")),
         "winners": fields.get("winners"),
         "entries": scoresheet_services.sheet_entries(sheet),
+        "correctable": dict(fields.get("correctable") or {}),
         "snapshot": fields.get("snapshot"),
         "state": sheet.state,
         "record": sheet.record_id,

@@ -73,13 +73,23 @@ class EntryRefusedError(TournamentError):
         return 400
 
 
-def _refused(err: Any) -> EntryRefusedError:
+def _refused(err: Any, players: Any = None) -> EntryRefusedError:
+    """The engine's refusal as a 400: the message in the visitor's language naming the player and the
+    card (games.scoresheet_words), details `turn` and the engine's `reason` with its parameters."""
+    from games.scoresheet_words import refusal_text, seat_names
+
     details: dict[str, Any] = {}
     turn = getattr(err, "turn", None)
     if turn is not None:
         details["turn"] = turn
-    return EntryRefusedError(str(getattr(err, "code", "illegal_move")), str(getattr(err, "message", err)),
-                             **details)
+    params = dict(getattr(err, "params", None) or {})
+    if params:
+        details["reason"] = params
+    code = str(getattr(err, "code", "illegal_move"))
+    message = str(getattr(err, "message", err))
+    if params.get("reason"):
+        message = refusal_text(code, message, params, seat_names(players or []))
+    return EntryRefusedError(code, message, **details)
 
 
 def _denied() -> TournamentError:
@@ -230,7 +240,7 @@ def scoresheet_add(*, sheet_id: int, actor: Any = None, token: str | None = None
     try:
         state = engine().sheet_add(sheet.state, entry)
     except engine().EntryRefused as err:
-        raise _refused(err) from err
+        raise _refused(err, sheet.players) from err
     _save(sheet, state)
     audit_record(action="scoresheet_entry_added", tournament=tournament, obj=sheet, actor=actor,
                  actor_entrant=entrant, data={"version": sheet.version, "index": sheet.entries - 1, "entry": entry})
@@ -278,7 +288,7 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
     try:
         document = engine().sheet_record(sheet.state, time_up=time_up and not view.over)
     except engine().EntryRefused as err:
-        raise _refused(err) from err
+        raise _refused(err, sheet.players) from err
     parsed = record_parse(json.dumps(document, ensure_ascii=False))
     record: GameRecord = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor,
                                         entrant=entrant, source=GameRecord.Source.SCORESHEET)
@@ -291,6 +301,31 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
     sheet.save(update_fields=["status", "record", "time_up", "finished_at", "version", "updated_at"])
     audit_record(action="scoresheet_finished", tournament=tournament, obj=sheet, actor=actor, actor_entrant=entrant,
                  data={"record": record.pk, "time_up": sheet.time_up, "entries": sheet_entries(sheet)})
+    return sheet
+
+
+@transaction.atomic
+def scoresheet_correct(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any,
+                       entry: Any) -> Scoresheet:
+    """Correct the running deal's announcements or exchange in place (`{"announce": [...]}` or
+    `{"exchange": [...]}`) until the deal closes; the turns after it are checked again, and a refusal
+    (`nothing_to_correct`, or the first entry that no longer fits) changes nothing."""
+    tournament, sheet = _lock_sheet(sheet_id, version)
+    entrant = _acting_entrant(actor, token, sheet.table)
+    _check_open(sheet, version)
+    if not isinstance(entry, dict) or len(json.dumps(entry)) > ENTRY_MAX_CHARS:
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("An entry is one JSON object in record notation."))
+    before = sheet_entries(sheet)
+    try:
+        state = engine().sheet_correct(sheet.state, entry)
+    except engine().EntryRefused as err:
+        raise _refused(err, sheet.players) from err
+    _save(sheet, state)
+    index = next((i for i, (old, new) in enumerate(zip(before, state["entries"], strict=False)) if old != new), None)
+    audit_record(action="scoresheet_entry_corrected", tournament=tournament, obj=sheet, actor=actor,
+                 actor_entrant=entrant,
+                 data={"version": sheet.version, "index": index, "entry": entry,
+                       "was": before[index] if index is not None else None})
     return sheet
 
 

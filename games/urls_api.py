@@ -18,6 +18,8 @@ urlpatterns = [
     path("scoresheets/<int:sheet_id>/entries/", scoresheet_apis.ScoresheetEntriesApi.as_view(),
          name="api-scoresheet-entries"),
     path("scoresheets/<int:sheet_id>/undo/", scoresheet_apis.ScoresheetUndoApi.as_view(), name="api-scoresheet-undo"),
+    path("scoresheets/<int:sheet_id>/correct/", scoresheet_apis.ScoresheetCorrectApi.as_view(),
+         name="api-scoresheet-correct"),
     path("scoresheets/<int:sheet_id>/finish/", scoresheet_apis.ScoresheetFinishApi.as_view(),
          name="api-scoresheet-finish"),
     path("scoresheets/<int:sheet_id>/abandon/", scoresheet_apis.ScoresheetAbandonApi.as_view(),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
@@ -60,6 +60,9 @@ class SheetView:
     over: bool
     winners: list[int] | None
     entries: int
+    # the running deal's facts that sheet_correct may still replace: {"announce": [...], "exchange":
+    # [...], "cards": [every card of the deck]} (only the keys entered; empty once the deal closes)
+    correctable: dict[str, Any] = field(default_factory=dict)
 
 
 def _rules(header: Mapping[str, Any]) -> GameRules:
@@ -210,7 +213,17 @@ def _view(sheet: Sheet) -> SheetView:
         snap["over"] = True
         snap["to_move"] = None
         snap["winners"] = rules.winners(sheet.state)
+    correctable: dict[str, Any] = {}
+    deal = sheet.current()
+    if phase != "over" and deal is not None and not deal.closed and not deal.setup:
+        if deal.announce is not None:
+            correctable["announce"] = list(deal.announce)
+        if deal.exchange is not None:
+            correctable["exchange"] = list(deal.exchange)
+        if correctable:
+            correctable["cards"] = sorted(rules.deck)
     return SheetView(
+        correctable=correctable,
         phase=phase,
         deal=deal_no,
         seat=seat,
