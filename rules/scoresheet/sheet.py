@@ -283,7 +283,9 @@ class Sheet:
         rules = self.rules
         if set(entry) - {"exchange", "comment"}:
             raise RecordError(ErrorCode.MALFORMED, "", "An exchange entry is {\"exchange\": [...]}.")
-        if not rules.exchange_required():
+        values = entry["exchange"]
+        if not rules.exchange_required() and not (isinstance(values, list) and all(v is None for v in values)):
+            # no seat has a partner: only the exchange that gives nothing (all null, spec 4) is written
             raise RecordError(ErrorCode.BAD_EXCHANGE, "/exchange", "This variant has no exchange.")
         if deal.turns or deal.exchange is not None:
             raise RecordError(ErrorCode.BAD_EXCHANGE, "/exchange", "The exchange comes once, before the first turn.")

@@ -30,7 +30,6 @@ from rules.scoresheet import _rules as rules_for
 from rules.scoresheet.sheet import Sheet, _copy
 
 
-
 def public_entries(record: dict[str, Any]) -> list[dict[str, Any]]:
     """What a scorer at the table enters: per deal the announcements and exchange, then the turns."""
     out: list[dict[str, Any]] = []

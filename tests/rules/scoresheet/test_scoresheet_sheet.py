@@ -338,3 +338,21 @@ def test_nothing_to_correct() -> None:
         with pytest.raises(EntryRefused) as refused:
             sheet_correct(state, bad)
         assert refused.value.code == code
+
+
+def test_an_all_null_exchange_in_three_player_tac_is_accepted_and_validates() -> None:
+    original = get_engine("tac").random_record({"mode": "ffa3"}, random.Random(5))
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=original["players"],
+                        dealer=original["deals"][0]["dealer"])
+    first = original["deals"][0]
+    nulls = [None] * len(first["hands"])
+    state = sheet_add(state, {"exchange": nulls})
+    assert sheet_view(state).phase == "turn"
+    state = feed(state, first["turns"][:3])
+    record = sheet_record(state)
+    assert record["deals"][0]["exchange"] == nulls
+    assert verify_document(record).valid
+    with pytest.raises(EntryRefused) as refused:  # a card given in a mode without partners is refused
+        sheet_add(sheet_start(game="tac", variant={"mode": "ffa3"}, players=original["players"],
+                              dealer=original["deals"][0]["dealer"]), {"exchange": ["9", None, None, None]})
+    assert refused.value.code == "bad_exchange"
