@@ -307,7 +307,6 @@ def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, t
         context["start_seats"] = [
             {"seat": seat, "player": player, "name": player["name"]} for seat, player in enumerate(players)
         ]
-        context["variant_items"] = sorted((str(k), json.dumps(v)) for k, v in tournament_profile(tournament).variant.items())
     return render(request, "games/scoresheet.html", context)
 
 
