@@ -11,11 +11,11 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from games.models import Scoresheet
-from tournaments.models import AuditLog
 from games.scoresheet_words import card_name, refusal_text, seat_label
 from tests.games.conftest import one_table_tournament, random_record, relabel
 from tests.games.scoresheet_support import public_entries
 from tests.tournaments.conftest import seated_entrants
+from tournaments.models import AuditLog
 
 pytestmark = pytest.mark.django_db
 

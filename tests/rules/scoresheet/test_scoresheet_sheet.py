@@ -1,4 +1,4 @@
-"""The scoresheet's phases, undo, hidden-card checks at the deal's end, the deck cycle and time-up."""
+"""The scoresheet's phases, undo, hidden-card checks at the entry that makes them certain, corrections, the deck cycle and time-up."""
 
 from __future__ import annotations
 
