@@ -229,7 +229,7 @@ PUBLIC_CACHE_STALE_WHILE_REVALIDATE = env.int("PUBLIC_CACHE_STALE_WHILE_REVALIDA
 # The anonymous fast path of the cached public standings (tournaments/public_fast_path.py, issue 26); off:
 # every read takes the ordinary path (same answers, more CPU per read).
 PUBLIC_FAST_PATH = env.bool("PUBLIC_FAST_PATH", default=True)
-# Live scoresheet entries per keeper (account, else report token, else address; games/scoresheet_apis.py).
+# Live scoresheet entries per keeper (account, else report token, else address; games/scoresheet/apis.py).
 SCORESHEET_THROTTLE_RATE = env.str("SCORESHEET_THROTTLE_RATE", default="300/min")
 
 LOGIN_URL = env.str("LOGIN_URL", default="/accounts/login/")

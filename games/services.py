@@ -29,6 +29,7 @@ from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from games.permissions import can_import_records
 from games.selectors import result_agrees
 from games.upload_store import upload_write
+from games.variant_check import variant_differences
 from rules.core.errors import RecordError
 from rules.core.registry import get_engine
 from rules.core.replay import load_json
@@ -184,6 +185,17 @@ def _check_game(doc: dict[str, Any], tournament: Tournament, profile: GameProfil
                 for k in differ
             )},
             expected=expected, found=found,
+        )
+    exact = variant_differences(profile.game, variant, expected, doc.get("players"))
+    if exact:
+        raise TournamentError(
+            ErrorCode.RECORD_GAME_MISMATCH,
+            _("The record's variant is another game than the table's: %(differences)s.") % {"differences": ", ".join(
+                _("%(key)s (record %(record)s, tournament %(tournament)s)")
+                % {"key": k, "record": repr(variant.get(k)), "tournament": repr(expected.get(k))}
+                for k in exact
+            )},
+            expected=expected, found=dict(variant), keys=exact,
         )
 
 
@@ -467,6 +479,21 @@ def _apply_verdict(record: GameRecord, verdict: dict[str, Any], version: str, sn
     record.verified_at = timezone.now()
 
 
+def _other_game(record: GameRecord) -> list[str]:
+    """The variant keys in which a stored record's game is not its table's (records stored before the
+    exact check at submission, or a tournament whose variant changed since): [] when it is the same."""
+    tournament = record.table.round.tournament
+    profile = tournament_profile(tournament)
+    expected = dict(profile.variant)
+    variant = record.variant if isinstance(record.variant, dict) else {}
+    seats = len(record.seat_entrants or [])
+    if "seats" in expected and isinstance(variant.get("seats"), int) and 0 < variant["seats"] < expected["seats"]:
+        expected["seats"] = variant["seats"]  # a short-handed table (checked against the seated at submission)
+    if record.game != tournament.game:
+        return ["game"]
+    return variant_differences(record.game, variant, expected, [{"seats": list(range(seats))}] if seats else None)
+
+
 def _settle(record: GameRecord, locked: TableLocks, audit: list[Any]) -> None:
     """A valid complete record reports its result; a table with a different result is left alone.
     `locked`: the record's table, round and tournament, locked by the caller; the result's audit rows
@@ -475,6 +502,12 @@ def _settle(record: GameRecord, locked: TableLocks, audit: list[Any]) -> None:
     if expected is None:
         record.settlement = GameRecord.Settlement.NONE
         record.settlement_note = "The table's result could not be derived from the record."
+        return
+    differ = _other_game(record)
+    if differ:
+        record.settlement = GameRecord.Settlement.NONE
+        keys = ", ".join(differ)
+        record.settlement_note = f"The record's variant is another game than the table's ({keys}): it settles nothing."[:500]
         return
     reported: list[Any] = []
     try:

@@ -22,6 +22,8 @@ urlpatterns = [
          name="api-scoresheet-entries"),
     path("scoresheets/<int:sheet_id>/undo/", honour_idempotency_key(scoresheet_apis.ScoresheetUndoApi.as_view()),
          name="api-scoresheet-undo"),
+    path("scoresheets/<int:sheet_id>/correct/", honour_idempotency_key(scoresheet_apis.ScoresheetCorrectApi.as_view()),
+         name="api-scoresheet-correct"),
     path("scoresheets/<int:sheet_id>/finish/", scoresheet_apis.ScoresheetFinishApi.as_view(),
          name="api-scoresheet-finish"),
     path("scoresheets/<int:sheet_id>/abandon/", scoresheet_apis.ScoresheetAbandonApi.as_view(),

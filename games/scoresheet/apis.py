@@ -115,6 +115,8 @@ class SheetOut(serializers.Serializer):
     entries = serializers.ListField(child=serializers.DictField(),
                                     help_text="The entries from `entries_from` on (`?since=<n>`; a read: all, "
                                               "a write: the ones it changed).")
+    correctable = serializers.DictField(help_text='The running deal\'s "announce" / "exchange" that may still be '
+                                                  'corrected (POST .../correct/), with "cards": the deck\'s cards.')
     snapshot = serializers.DictField(allow_null=True,
                                      help_text="The position, shaped as the replay trace's snapshots.")
     state = serializers.DictField(required=False, help_text="The engine's stored state (opaque; `?state=1`).")
@@ -302,6 +304,26 @@ class ScoresheetFinishApi(_SheetWriteApi):
                            time_up=body.get("time_up", False))
         return Response({"record": sheet.record_id, "scoresheet": scoresheet_data(sheet, shape=answer_shape(request))},
                         status=201)
+
+
+CORRECT_IN = inline_serializer(name="ScoresheetCorrection", fields={
+    "version": serializers.IntegerField(),
+    "entry": serializers.DictField(help_text='The running deal\'s corrected {"announce": [...]} or '
+                                              '{"exchange": [...]}.'),
+})
+
+
+class ScoresheetCorrectApi(_SheetWriteApi):
+    """Correct the running deal's announcements or exchange in place (`{"version", "entry"}`), until the
+    deal closes; the turns after it are checked again. 400 `nothing_to_correct` if the deal has none."""
+
+    @extend_schema(parameters=TOKEN_PARAMS, request=CORRECT_IN, responses={200: SheetOut, **ERRORS})
+    def post(self, request: Request, sheet_id: int) -> Response:
+        body = _body(request)
+        version = body.pop("version", None)
+        sheet = self.write(request, sheet_id, services.scoresheet_correct, version=version,
+                           entry=body.get("entry", body))
+        return Response(scoresheet_data(sheet))
 
 
 class ScoresheetAbandonApi(_SheetWriteApi):

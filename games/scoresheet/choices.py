@@ -6,7 +6,7 @@ and a Narr's or Teufel's follow-up card and action. Pure: no database, no reques
 >>> opts = [{"seat": 0, "card": "7", "moves": [[3, 5], [20, 25]]}, {"seat": 0, "card": "7", "moves": [[3, 10]]},
 ...         {"seat": 0, "card": "5", "discard": True}]
 >>> [c.label for c in next_choices(opts, [])]
-['7', '5']
+['5', '7']
 >>> [c.label for c in next_choices(opts, ["card:7"])]
 ['3 → 5', '20 → 25', '3 → 10']
 >>> [c.complete is not None for c in next_choices(opts, ["card:7"])]
@@ -26,6 +26,22 @@ from typing import Any
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
+
+from games.scoresheet.words import card_name, card_sort_key
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who sits where, for the labels: `names[seat]` as the table says it ("Anna (blue)"), and
+    `follower(seat, fn)`, the seat that plays the follow-up of a Narr or Teufel played by `seat`."""
+
+    names: Sequence[str] = ()
+    follower: Any = None
+
+    def name(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("Seat %(n)s") % {"n": seat}
 
 
 @dataclass(frozen=True)
@@ -52,7 +68,8 @@ def _plain(text: str) -> str:
     return text
 
 
-def _action_steps(action: dict[str, Any], prefix: str = "", _: Any = _) -> list[Step]:
+def _action_steps(action: dict[str, Any], prefix: str = "", _: Any = _, actor: Any = None,
+                  seats: Seats | None = None) -> list[Step]:
     steps: list[Step] = []
     enter = action.get("enter")
     if enter is True:
@@ -80,30 +97,41 @@ def _action_steps(action: dict[str, Any], prefix: str = "", _: Any = _) -> list[
     then = action.get("then")
     if isinstance(then, dict):
         card = _token(then.get("card"))
-        steps.append(Step(f"{prefix}then:{card}", _("then %(card)s") % {"card": card}, "then"))
+        fn = _token(action.get("as") or action.get("card"))
+        follow = seats.follower(actor, fn) if seats is not None and seats.follower and actor is not None else None
+        named = _ is not _plain
+        if follow is not None and seats is not None and named:
+            label = _("then %(player)s plays %(card)s") % {"player": seats.name(follow), "card": card_name(card)}
+        else:
+            label = _("then %(card)s") % {"card": card_name(card) if named else card}
+        steps.append(Step(f"{prefix}then:{card}", label, "then"))
         if then.get("as") is not None:
             borrowed = _token(then["as"])
-            steps.append(Step(f"{prefix}then-as:{borrowed}", _("as %(card)s") % {"card": borrowed}, "as"))
-        steps.extend(_action_steps(then, prefix + "t.", _))
+            steps.append(Step(f"{prefix}then-as:{borrowed}",
+                              _("as %(card)s") % {"card": card_name(borrowed) if named else borrowed}, "as"))
+        steps.extend(_action_steps(then, prefix + "t.", _, follow, seats))
     return steps
 
 
-def entry_steps(entry: dict[str, Any], *, with_seat: bool = False, labels: bool = True) -> list[Step]:
+def entry_steps(entry: dict[str, Any], *, with_seat: bool = False, labels: bool = True,
+                seats: Seats | None = None) -> list[Step]:
     """The taps that make `entry`; an entry of an unknown shape is one tap showing its JSON.
     `labels=False` skips translating the labels (matching needs only the keys)."""
     _ = gettext if labels else _plain
     steps: list[Step] = []
     if with_seat and isinstance(entry.get("seat"), int):
-        steps.append(Step(f"seat:{entry['seat']}", _("Seat %(n)s") % {"n": entry["seat"]}, "seat"))
+        label = seats.name(entry["seat"]) if seats is not None and labels else _("Seat %(n)s") % {"n": entry["seat"]}
+        steps.append(Step(f"seat:{entry['seat']}", label, "seat"))
     if "card" not in entry:
         text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
         return [*steps, Step("raw:" + text, text, "action")]
     card = _token(entry["card"])
-    steps.append(Step(f"card:{card}", card, "card"))
+    steps.append(Step(f"card:{card}", card_name(card) if labels else card, "card"))
     if entry.get("as") is not None:
         borrowed = _token(entry["as"])
-        steps.append(Step(f"as:{borrowed}", _("as %(card)s") % {"card": borrowed}, "as"))
-    action_steps = _action_steps(entry, "", _)
+        steps.append(Step(f"as:{borrowed}", _("as %(card)s") % {"card": card_name(borrowed) if labels else borrowed},
+                          "as"))
+    action_steps = _action_steps(entry, "", _, entry.get("seat"), seats)
     if not action_steps:
         action_steps = [Step("play", _("play"), "action")]
     return steps + action_steps
@@ -142,7 +170,7 @@ def _aligned(steps: list[Step], path: Sequence[str]) -> list[Step] | None:
     return steps
 
 
-def next_choices(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[Choice]:
+def next_choices(options: Iterable[dict[str, Any]], path: Sequence[str], seats: Seats | None = None) -> list[Choice]:
     """The taps that may follow `path` (keys of earlier taps), in the engine's order, each saying which
     entry it completes (if any) and whether more taps can follow it."""
     options = [o for o in options if isinstance(o, dict)]
@@ -150,8 +178,8 @@ def next_choices(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list
     depth = len(path)
     if not with_seat:  # the first tap is the card: only the options of the tapped card matter
         if depth == 0 and all("card" in o for o in options):
-            cards = dict.fromkeys(_token(o["card"]) for o in options)
-            return [Choice(f"card:{card}", card, "card", None, True) for card in cards]
+            cards = sorted(dict.fromkeys(_token(o["card"]) for o in options), key=card_sort_key)
+            return [Choice(f"card:{card}", card_name(card), "card", None, True) for card in cards]
         if path and path[0].startswith("card:"):
             card = path[0][len("card:"):]
             options = [o for o in options if "card" in o and _token(o["card"]) == card]
@@ -179,31 +207,33 @@ def next_choices(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list
                                          earlier.continues or done is None)
     labelled = []
     for choice in found.values():  # the label in the visitor's language
-        labels = {step.key: step.label for step in entry_steps(sample[choice.key], with_seat=with_seat)}
+        labels = {step.key: step.label for step in entry_steps(sample[choice.key], with_seat=with_seat, seats=seats)}
         labelled.append(Choice(choice.key, labels.get(choice.key, choice.key), choice.kind, choice.complete,
                                choice.continues))
     return labelled
 
 
-def path_labels(options: Iterable[dict[str, Any]], path: Sequence[str]) -> list[str]:
+def path_labels(options: Iterable[dict[str, Any]], path: Sequence[str], seats: Seats | None = None) -> list[str]:
     """The labels of the taps made so far (for "7: 3 → 5, …" above the next choices)."""
     options = [o for o in options if isinstance(o, dict)]
     with_seat = _with_seat(options)
     for option in options:
-        steps = _aligned(entry_steps(option, with_seat=with_seat), path)
+        steps = _aligned(entry_steps(option, with_seat=with_seat, seats=seats), path)
         if steps is not None:
             return [s.label for s in steps[: len(path)]]
     return []
 
 
-def entry_label(entry: dict[str, Any] | None) -> str:
+def entry_label(entry: dict[str, Any] | None, seats: Seats | None = None) -> str:
     """One line for an entry of the sheet's history."""
     if not isinstance(entry, dict):
         return ""
     if "exchange" in entry:
-        return _("Exchange: %(cards)s") % {"cards": ", ".join("—" if c is None else _token(c) for c in entry["exchange"])}
+        return _("Exchange: %(cards)s") % {"cards": ", ".join("—" if c is None else card_name(c) for c in entry["exchange"])}
     if "announce" in entry:
         return _("Announcements: %(values)s") % {
             "values": ", ".join(_("yes") if a else _("no") for a in entry["announce"])
         }
-    return " · ".join(step.label for step in entry_steps(entry))
+    steps = entry_steps(entry, seats=seats)
+    who = seats.name(entry["seat"]) + ": " if seats is not None and isinstance(entry.get("seat"), int) else ""
+    return who + " · ".join(step.label for step in steps)

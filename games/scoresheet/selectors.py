@@ -144,6 +144,7 @@ def scoresheet_data(sheet: Scoresheet, view: Any = None, shape: AnswerShape | No
         "entry_count": len(entries),
         "entries_from": start,
         "entries": entries[start:],
+        "correctable": dict(fields.get("correctable") or {}),
         "snapshot": fields.get("snapshot"),
         "record": sheet.record_id,
         "time_up": sheet.time_up,

@@ -84,13 +84,23 @@ class EntryRefusedError(TournamentError):
         return 400
 
 
-def _refused(err: Any) -> EntryRefusedError:
+def _refused(err: Any, players: Any = None) -> EntryRefusedError:
+    """The engine's refusal as a 400: the message in the visitor's language naming the player and the
+    card (games.scoresheet.words), details `turn` and the engine's `reason` with its parameters."""
+    from games.scoresheet.words import refusal_text, seat_names
+
     details: dict[str, Any] = {}
     turn = getattr(err, "turn", None)
     if turn is not None:
         details["turn"] = turn
-    return EntryRefusedError(str(getattr(err, "code", "illegal_move")), str(getattr(err, "message", err)),
-                             **details)
+    params = dict(getattr(err, "params", None) or {})
+    if params:
+        details["reason"] = params
+    code = str(getattr(err, "code", "illegal_move"))
+    message = str(getattr(err, "message", err))
+    if params.get("reason"):
+        message = refusal_text(code, message, params, seat_names(players or []))
+    return EntryRefusedError(code, message, **details)
 
 
 def _denied() -> TournamentError:
@@ -185,7 +195,7 @@ def scoresheet_start(
     try:
         state = engine().sheet_start(game=tournament.game, variant=variant, players=players, dealer=dealer, meta=meta)
     except engine().EntryRefused as err:
-        raise _refused(err) from err
+        raise _refused(err, players) from err
     try:
         with transaction.atomic():
             sheet = Scoresheet.objects.create(
@@ -216,7 +226,7 @@ def _engine_step(sheet: Scoresheet, step: Any) -> tuple[dict[str, Any], Any]:
     try:
         state = step(eng, sheet.state)
     except eng.EntryRefused as err:
-        raise _refused(err) from err
+        raise _refused(err, sheet.players) from err
     view = eng.sheet_view(state)
     return state, view
 
@@ -287,7 +297,7 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
     try:
         document = eng.sheet_record(sheet.state, time_up=time_up and not view.over)
     except eng.EntryRefused as err:
-        raise _refused(err) from err
+        raise _refused(err, sheet.players) from err
     parsed = record_parse(json.dumps(document, ensure_ascii=False))
     with transaction.atomic():
         tournament = lock_tournament(sheet.tournament_id)
@@ -308,6 +318,29 @@ def scoresheet_finish(*, sheet_id: int, actor: Any = None, token: str | None = N
                      data={"record": record.pk, "time_up": locked.time_up, "entries": sheet_entries(locked)})
     locked._sheet_view = view  # type: ignore[attr-defined]
     return locked
+
+
+def scoresheet_correct(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any,
+                       entry: Any) -> Scoresheet:
+    """Correct the running deal's announcements or exchange in place (`{"announce": [...]}` or
+    `{"exchange": [...]}`) until the deal closes; the turns after it are checked again, and a refusal
+    (`nothing_to_correct`, or the first entry that no longer fits) changes nothing. Like an entry: the
+    engine's work outside any transaction, then the version-guarded write of the sheet row only."""
+    sheet, entrant, version = _readied(sheet_id, actor, token, version)
+    if not isinstance(entry, dict) or len(json.dumps(entry)) > ENTRY_MAX_CHARS:
+        raise TournamentError(ErrorCode.INVALID_INPUT, _("An entry is one JSON object in record notation."))
+    before = sheet_entries(sheet)
+    state, view = _engine_step(sheet, lambda eng, current: eng.sheet_correct(current, entry))
+    after = state.get("entries") or []
+    index = next((i for i, (old, new) in enumerate(zip(before, after, strict=False)) if old != new), None)
+    with transaction.atomic():
+        _stored(sheet, version, state, view)
+        audit_record(action="scoresheet_entry_corrected", tournament=sheet.tournament, obj=sheet, actor=actor,
+                     actor_entrant=entrant,
+                     data={"version": sheet.version, "index": index, "entry": entry,
+                           "was": before[index] if index is not None else None})
+    positions.leave(sheet.pk, state)
+    return sheet
 
 
 def scoresheet_abandon(*, sheet_id: int, actor: Any = None, token: str | None = None, version: Any) -> Scoresheet:

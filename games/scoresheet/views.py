@@ -28,8 +28,9 @@ from games.permissions import can_call_time, can_keep_scoresheet
 from games.replay import UnknownSnapshot, render_svg
 from games.replay.describe import describe_move, describe_position
 from games.scoresheet import services
-from games.scoresheet.choices import entry_label, next_choices, path_labels
+from games.scoresheet.choices import Seats, entry_label, next_choices, path_labels
 from games.scoresheet.selectors import latest_scoresheet, scoresheet_view
+from games.scoresheet.words import card_name, card_sort_key, seat_label
 from games.views import RecordUrls, describe_texts, svg_labels
 from tournaments import permissions
 from tournaments.errors import ErrorCode, TournamentError
@@ -100,6 +101,19 @@ def _posted_entry(request: HttpRequest, sheet: Scoresheet) -> Any:
         return None
 
 
+def _correction(request: HttpRequest, sheet: Scoresheet) -> Any:
+    """The corrected announcements or exchange of the running deal, from the correction form."""
+    kind = request.POST.get("kind")
+    current = scoresheet_view(sheet).correctable.get(kind) if kind in ("announce", "exchange") else None
+    if not isinstance(current, list):
+        return {kind or "announce": None}
+    if kind == "announce":
+        return {"announce": [None if value is None else request.POST.get(f"seat-{seat}") == "yes"
+                             for seat, value in enumerate(current)]}
+    return {"exchange": [None if value is None else (request.POST.get(f"seat-{seat}") or None)
+                         for seat, value in enumerate(current)]}
+
+
 def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse:
     action = request.POST.get("action", "")
     version = _int(request.POST.get("version"))
@@ -121,6 +135,10 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
             if action == "add":
                 services.scoresheet_add(sheet_id=sheet.pk, version=version, entry=_posted_entry(request, sheet),
                                         **common)
+            elif action == "correct":
+                services.scoresheet_correct(sheet_id=sheet.pk, version=version, entry=_correction(request, sheet),
+                                            **common)
+                _notice(request, "info", _("Corrected; the deal was checked again."))
             elif action == "undo":
                 services.scoresheet_undo(sheet_id=sheet.pk, version=version, **common)
                 _notice(request, "info", _("The last entry was taken back."))
@@ -128,7 +146,7 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
                 sheet = services.scoresheet_finish(sheet_id=sheet.pk, version=version, time_up=action == "time",
                                                    **common)
                 if sheet.record is not None:
-                    return redirect(RecordUrls(sheet.record, token).detail)
+                    return _leave_sheet(request, RecordUrls(sheet.record, token).detail)
             elif action == "abandon":
                 services.scoresheet_abandon(sheet_id=sheet.pk, version=version, **common)
                 _notice(request, "info", _("The scoresheet was abandoned; a new one may be started."))
@@ -143,14 +161,41 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
     return redirect(target, permanent=False)
 
 
-def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str | None) -> dict[str, Any]:
+def _leave_sheet(request: HttpRequest, url: str) -> HttpResponse:
+    """Go to another page (the record after Finish): htmx swaps only `#sheet`, which that page has not,
+    so an htmx request is told to load the whole page (HX-Redirect); a plain form POST is redirected."""
+    if request.headers.get("HX-Request") == "true":
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def _seats(names: list[str], view: Any) -> Seats:
+    """The seats for the taps' labels: player and colour, and who plays a Narr's or Teufel's follow-up
+    (the Narr's player from the hand it receives; the Teufel's victim, the next seat with cards)."""
+    sizes = list((view.snapshot or {}).get("hand_sizes") or [])
+
+    def follower(seat: int, fn: str) -> int | None:
+        if fn == "narr":
+            return seat
+        if fn == "teufel" and sizes:
+            count = len(sizes)
+            return next((t for t in ((seat + d) % count for d in range(1, count)) if sizes[t] > 0), None)
+        return None
+
+    return Seats(names=[seat_label(seat, names) for seat in range(len(names))], follower=follower)
+
+
+def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str | None,
+                  seats: Seats | None = None) -> dict[str, Any]:
     options = [o for o in (view.options or []) if isinstance(o, dict) and "card" in o]
     if not options:
         return {"taps": [], "path": [], "path_labels": []}
     path = list(request.GET.getlist("p"))[:20]
-    choices = next_choices(options, path)
+    choices = next_choices(options, path, seats)
     if path and not choices:
-        path, choices = [], next_choices(options, [])
+        path, choices = [], next_choices(options, [], seats)
     base = _page_url(sheet.table, token)
     taps = []
     for choice in choices:
@@ -165,7 +210,7 @@ def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str
     back = "&".join(f"p={_quote(key)}" for key in path[:-1])
     return {
         "path": path,
-        "path_labels": path_labels(options, path),
+        "path_labels": path_labels(options, path, seats),
         "taps": taps,
         "back_url": f"{base}?{back}" if back else base,
     }
@@ -204,31 +249,46 @@ def _sheet_context(request: HttpRequest, sheet: Scoresheet, token: str | None) -
         svg = ""
     entries = services.sheet_entries(sheet)
     announce, exchange = _templates(view)
+    seats = _seats(names, view)
+    correct = view.correctable or {}
     context: dict[str, Any] = {
         "sheet": sheet,
         "view": view,
         "svg": mark_safe(svg),  # noqa: S308 - every text in it is escaped by games.replay
         "names": names,
-        "to_move": names[view.seat] if isinstance(view.seat, int) and 0 <= view.seat < len(names) else "",
-        "last_label": entry_label(view.last) if view.last else "",
+        "to_move": seats.name(view.seat) if isinstance(view.seat, int) and 0 <= view.seat < len(names) else "",
+        "last_label": entry_label(view.last, seats) if view.last else "",
         "position_words": describe_position(view.snapshot or {}, names, describe_texts()),
         "move_words": describe_move(last, view.snapshot or {}, names, describe_texts()) if last else "",
         "history": [
-            {"n": index + 1, "label": entry_label(entry)}
+            {"n": index + 1, "label": entry_label(entry, seats)}
             for index, entry in list(enumerate(entries))[::-1][:HISTORY_SHOWN]
         ],
         "entry_count": len(entries),
         "deal_number": (view.deal + 1) if isinstance(view.deal, int) else None,
         "announce_seats": [
-            {"seat": seat, "name": _name(names, seat)} for seat, value in enumerate(announce or []) if value is not None
+            {"seat": seat, "name": seats.name(seat)} for seat, value in enumerate(announce or []) if value is not None
         ] if announce is not None else None,
         "exchange_seats": [
-            {"seat": seat, "name": _name(names, seat), "cards": list(value)}
+            {"seat": seat, "name": seats.name(seat), "cards": _card_choices(value)}
             for seat, value in enumerate(exchange or []) if isinstance(value, list)
         ] if exchange is not None else None,
+        "correct_announce": [
+            {"seat": seat, "name": seats.name(seat), "said": bool(value)}
+            for seat, value in enumerate(correct.get("announce") or []) if value is not None
+        ] if "announce" in correct else None,
+        "correct_exchange": [
+            {"seat": seat, "name": seats.name(seat), "card": value, "cards": _card_choices(correct.get("cards") or [])}
+            for seat, value in enumerate(correct.get("exchange") or []) if value is not None
+        ] if "exchange" in correct else None,
     }
-    context.update(_turn_context(request, sheet, view, token))
+    context.update(_turn_context(request, sheet, view, token, seats))
     return context
+
+
+def _card_choices(cards: Any) -> list[dict[str, str]]:
+    """Cards for a select, in card order, each with its name in the visitor's language."""
+    return [{"value": str(card), "label": card_name(card)} for card in sorted(cards or [], key=card_sort_key)]
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -268,7 +328,6 @@ def _sheet_page(request: HttpRequest, *, tournament: Tournament, table: Table, t
         context["start_seats"] = [
             {"seat": seat, "player": player, "name": player["name"]} for seat, player in enumerate(players)
         ]
-        context["variant_items"] = sorted((str(k), json.dumps(v)) for k, v in tournament_profile(tournament).variant.items())
     return render(request, "games/scoresheet.html", context)
 
 

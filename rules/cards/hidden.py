@@ -20,7 +20,7 @@ Narr) without losing where its cards came from (``origin``, the seat it was deal
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 
 class Cycle:
@@ -131,59 +131,103 @@ def possible_cards(hand: Sequence[str]) -> list[str]:
     return sorted(set(hand))
 
 
-def fill_hidden(
-    hands: list[HiddenHand],
-    pool: Counter[str],
+def assign_hidden(
+    slots: Mapping[int, int],
+    pool: Mapping[str, int],
     *,
-    needs: Mapping[int, tuple[frozenset[str], bool, bool]] | None = None,
-    order: list[str] | None = None,
-    budget: int = 20000,
+    forbidden: Mapping[int, Collection[str]] | None = None,
+    need: Mapping[int, Collection[str]] | None = None,
 ) -> dict[int, list[str]] | None:
-    """Choose cards for every hidden slot: from ``pool``, never a hand's ``forbidden`` card.
+    """Cards for every hidden slot, or None when no choice fits: an exact answer, not a search.
 
-    ``needs[origin] = (cards, want, has)``: the hand as dealt must (``want``) or must not hold one of
-    ``cards`` (TAC's announcement); ``has`` says whether its known cards already do. Returns
-    ``{origin: cards}`` or None if no choice fits (or the search gives up after ``budget`` steps).
+    ``slots[h]`` hidden cards of hand ``h`` are drawn from ``pool`` (the deck cycle's unseen cards, each
+    copy at most once), never one of ``forbidden[h]``, and where ``need[h]`` is given at least one of
+    them is among ``need[h]`` (TAC's "ich kann" for a hand whose known cards hold no 1 or 13; "ich kann
+    nicht" is a ``forbidden`` set). This is a transportation problem: a flow from the pool's cards to the
+    hands' slots (a maximum flow, networkx), where a hand with a need gets one slot of its own that only
+    the needed cards reach. Every slot is filled exactly when the maximum flow equals their number, so
+    the answer is None only when no assignment exists.
     """
-    needs = needs or {}
-    slots = [h for h in hands if h.hidden > 0]
-    tokens = order if order is not None else sorted(pool)
-    rank = {card: i for i, card in enumerate(tokens)}
-    left = Counter(pool)
-    chosen: dict[int, list[str]] = {h.origin: [] for h in hands}
-    steps = [0]
-
-    def satisfied(h: HiddenHand) -> bool:
-        need = needs.get(h.origin)
-        if need is None:
-            return True
-        cards, want, has = need
-        return (has or any(c in cards for c in chosen[h.origin])) == want
-
-    def place(i: int, k: int) -> bool:
-        steps[0] += 1
-        if steps[0] > budget:
-            return False
-        if i == len(slots):
-            return True
-        h = slots[i]
-        if k == h.hidden:
-            return satisfied(h) and place(i + 1, 0)
-        floor = rank[chosen[h.origin][-1]] if k else 0
-        need = needs.get(h.origin)
-        for card in tokens[floor:]:
-            if left[card] <= 0 or card in h.forbidden:
-                continue
-            if need is not None and not need[1] and card in need[0]:
-                continue
-            left[card] -= 1
-            chosen[h.origin].append(card)
-            if place(i, k + 1):
-                return True
-            chosen[h.origin].pop()
-            left[card] += 1
-        return False
-
-    if not all(satisfied(h) for h in hands if h.hidden == 0):
+    forbidden = forbidden or {}
+    need = need or {}
+    total = sum(n for n in slots.values() if n > 0)
+    if any(slots.get(h, 0) <= 0 and cards for h, cards in need.items()):
         return None
-    return chosen if place(0, 0) else None
+    if total == 0:
+        return {h: [] for h in slots}
+    if total > sum(n for n in pool.values() if n > 0):
+        return None
+    quick = _greedy(slots, pool, forbidden, need)
+    if quick is not None:
+        return quick  # a greedy choice usually fits; the flow decides when it does not
+    import networkx as nx
+    from networkx.algorithms.flow import edmonds_karp
+
+    graph = nx.DiGraph()
+    for card, n in pool.items():
+        if n > 0:
+            graph.add_edge("src", ("card", card), capacity=n)
+    for h, n in slots.items():
+        if n <= 0:
+            continue
+        banned = forbidden.get(h, ())
+        wanted = need.get(h)
+        rest = n - 1 if wanted else n
+        if rest > 0:
+            graph.add_edge(("hand", h), "sink", capacity=rest)
+        if wanted:
+            graph.add_edge(("need", h), "sink", capacity=1)
+        for card, left in pool.items():
+            if left <= 0 or card in banned:
+                continue
+            if rest > 0:
+                graph.add_edge(("card", card), ("hand", h), capacity=n)
+            if wanted and card in wanted:
+                graph.add_edge(("card", card), ("need", h), capacity=1)
+    if "sink" not in graph:
+        return None
+    value, flow = nx.maximum_flow(graph, "src", "sink", flow_func=edmonds_karp)
+    if value < total:
+        return None
+    out: dict[int, list[str]] = {h: [] for h in slots}
+    for node, edges in flow.items():
+        if isinstance(node, tuple) and node[0] == "card":
+            for (_, h), units in edges.items():
+                out[h].extend([node[1]] * units)
+    for cards in out.values():
+        cards.sort()
+    return out
+
+
+def _greedy(
+    slots: Mapping[int, int],
+    pool: Mapping[str, int],
+    forbidden: Mapping[int, Collection[str]],
+    need: Mapping[int, Collection[str]],
+) -> dict[int, list[str]] | None:
+    """A quick choice: the needs first, then the most constrained hands, each from the most plentiful
+    cards it may hold. None means only that this greedy choice failed (not that none exists)."""
+    left = Counter({c: n for c, n in pool.items() if n > 0})
+    out: dict[int, list[str]] = {h: [] for h in slots}
+    for h, cards in need.items():
+        if not cards or slots.get(h, 0) <= 0:
+            continue
+        options = [c for c in cards if left[c] > 0 and c not in forbidden.get(h, ())]
+        if not options:
+            return None
+        best = max(options, key=lambda c: (left[c], c))
+        left[best] -= 1
+        out[h].append(best)
+    for h in sorted(slots, key=lambda h: -len(forbidden.get(h, ()))):
+        banned = forbidden.get(h, ())
+        while len(out[h]) < slots[h]:
+            options = [c for c in left if left[c] > 0 and c not in banned]
+            if not options:
+                return None
+            best = max(options, key=lambda c: (left[c], c))
+            take = min(left[best], slots[h] - len(out[h]))
+            left[best] -= take
+            out[h].extend([best] * take)
+    for cards in out.values():
+        cards.sort()
+    return out

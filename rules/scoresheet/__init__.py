@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.errors import ErrorCode, RecordError
@@ -38,6 +38,7 @@ __all__ = [
     "EntryRefused",
     "SheetView",
     "sheet_add",
+    "sheet_correct",
     "sheet_record",
     "sheet_start",
     "sheet_undo",
@@ -59,6 +60,9 @@ class SheetView:
     over: bool
     winners: list[int] | None
     entries: int
+    # the running deal's facts that sheet_correct may still replace: {"announce": [...], "exchange":
+    # [...], "cards": [every card of the deck]} (only the keys entered; empty once the deal closes)
+    correctable: dict[str, Any] = field(default_factory=dict)
 
 
 def _rules(header: Mapping[str, Any]) -> GameRules:
@@ -209,7 +213,17 @@ def _view(sheet: Sheet) -> SheetView:
         snap["over"] = True
         snap["to_move"] = None
         snap["winners"] = rules.winners(sheet.state)
+    correctable: dict[str, Any] = {}
+    deal = sheet.current()
+    if phase != "over" and deal is not None and not deal.closed and not deal.setup:
+        if deal.announce is not None:
+            correctable["announce"] = list(deal.announce)
+        if deal.exchange is not None:
+            correctable["exchange"] = list(deal.exchange)
+        if correctable:
+            correctable["cards"] = sorted(rules.deck)
     return SheetView(
+        correctable=correctable,
         phase=phase,
         deal=deal_no,
         seat=seat,
@@ -239,6 +253,44 @@ def sheet_add(state: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, A
     sheet.add(entry)
     remember(sheet)
     return _state(sheet)
+
+
+def sheet_correct(state: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The state with the running deal's announcements or exchange replaced by `entry` (its
+    ``{"announce": [...]}`` or ``{"exchange": [...]}``), the turns after it kept and checked again.
+
+    Allowed until the deal closes (its last card); EntryRefused ``nothing_to_correct`` when the running
+    deal has no such entry yet (enter it instead) or is closed, else the refusal of the corrected entry
+    or of the first later entry that no longer fits (``turn`` names it; nothing changes).
+    """
+    sheet = _load(state)
+    kinds = [k for k in ("announce", "exchange") if isinstance(entry, Mapping) and k in entry]
+    if len(kinds) != 1:
+        raise EntryRefused(ErrorCode.MALFORMED.value, "A correction is {\"announce\": [...]} or {\"exchange\": [...]}.")
+    kind = kinds[0]
+    deal = sheet.current()
+    at = None
+    if deal is not None and not deal.closed:
+        at = deal.announce_entry if kind == "announce" else deal.exchange_entry
+    if at is None:
+        raise EntryRefused(
+            "nothing_to_correct",
+            f"The running deal has no {'announcements' if kind == 'announce' else 'exchange'} to correct.",
+            None, "", {"reason": "nothing_to_correct", "kind": kind},
+        )
+    entries = list(sheet.entries)
+    fixed = Sheet(sheet.header, sheet.rules) if at == 0 else _load({**_state(sheet), "entries": entries[:at],
+                                                                    "digest": sheet.digests[at]})
+    for k, item in enumerate([dict(entry), *entries[at + 1 :]], start=at):
+        try:
+            fixed.add(item)
+        except EntryRefused as err:
+            if err.turn is None:
+                err.turn = k
+            err.params.setdefault("corrected", at)
+            raise
+    remember(fixed)
+    return _state(fixed)
 
 
 def sheet_undo(state: Mapping[str, Any]) -> dict[str, Any]:

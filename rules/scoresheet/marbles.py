@@ -58,6 +58,9 @@ class SimpleMarbleRules:
     def end_constraints(self, state: Any) -> dict[int, set[str]]:
         return {}
 
+    def nested_discards(self, state: Any, action: Any) -> list[tuple[int, HiddenHand, str, set[str]]]:
+        return []  # no nested actions in Tock and Tac-Tik
+
     def sides(self) -> list[list[int]]:
         return [sorted({s, p}) for s, p in enumerate(self.partners) if p is not None and s < p]
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.cards.hidden import Cycle, HiddenHand, fill_hidden
+from rules.cards.hidden import Cycle, HiddenHand, assign_hidden
 from rules.core.errors import ErrorCode, RecordError
 from rules.core.registry import get_engine
 from rules.core.replay import verify_document
@@ -30,12 +30,22 @@ SHEET_FORMAT = "scoresheet/1"
 class EntryRefused(ValueError):
     """An entry (or a record) the rules refuse: a verdict code, a message, and the entry it names."""
 
-    def __init__(self, code: str, message: str, turn: int | None = None, path: str = "") -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        turn: int | None = None,
+        path: str = "",
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.turn = turn
         self.path = path
+        # what a page needs to say it in the player's language (docs/scoresheet.md, "Refusals"):
+        # "reason" names the sentence, with "seat", "card", "cards", "entry" (an earlier entry) as it needs
+        self.params: dict[str, Any] = dict(params or {})
 
 
 @dataclass
@@ -56,6 +66,9 @@ class DealLog:
     discards: list[DiscardCheck] = field(default_factory=list)
     nested_discard: bool = False
     setup: bool = False
+    # the last completion of the hidden cards found (by origin), and each hand's revealed count then:
+    # reused while it still fits (replaced, never changed in place: copies of the sheet share it)
+    fill: tuple[dict[int, list[str]], dict[int, int]] | None = None
 
     def received(self, rules: GameRules, seat: int) -> str | None:
         if self.exchange is None:
@@ -87,6 +100,8 @@ class DiscardCheck:
     hand: HiddenHand
     revealed: int
     usable: set[str]
+    seat: int = -1
+    card: str = ""
 
 
 class Sheet:
@@ -143,7 +158,7 @@ class Sheet:
 
     def phase(self) -> str:
         rules = self.rules
-        if rules.over(self.state) or rules.pending_answer(self.state):
+        if rules.over(self.state) or (rules.pending_answer(self.state) and not self.answer_forced()):
             return "over"
         deal = self.current()
         if deal is None or deal.closed:
@@ -155,6 +170,12 @@ class Sheet:
         if rules.exchange_required() and deal.exchange is None and not deal.setup:
             return "exchange"
         return "turn"
+
+    def answer_forced(self) -> bool:
+        """TAC: the seat that may answer a winning move with a TAC must hold one (no completion of its
+        hand without a TAC fits what is seen), so the game goes on with that answer."""
+        deal = self.current()
+        return deal is not None and not deal.closed and self.completion(deal, end=True) is None
 
     def _first_phase(self) -> str:
         if self.rules.has_announce:
@@ -234,7 +255,7 @@ class Sheet:
             self.rules.over(self.state) or self.rules.pending_answer(self.state)
         ):
             deal.closed = True
-            self._check_closed(k)
+        self._check(k)
 
     def _announce(self, deal: DealLog, entry: dict[str, Any], k: int) -> None:
         rules = self.rules
@@ -262,7 +283,9 @@ class Sheet:
         rules = self.rules
         if set(entry) - {"exchange", "comment"}:
             raise RecordError(ErrorCode.MALFORMED, "", "An exchange entry is {\"exchange\": [...]}.")
-        if not rules.exchange_required():
+        values = entry["exchange"]
+        if not rules.exchange_required() and not (isinstance(values, list) and all(v is None for v in values)):
+            # no seat has a partner: only the exchange that gives nothing (all null, spec 4) is written
             raise RecordError(ErrorCode.BAD_EXCHANGE, "/exchange", "This variant has no exchange.")
         if deal.turns or deal.exchange is not None:
             raise RecordError(ErrorCode.BAD_EXCHANGE, "/exchange", "The exchange comes once, before the first turn.")
@@ -317,13 +340,17 @@ class Sheet:
             hand = self.state.hands[seat]
             if isinstance(hand, HiddenHand) and hand.hidden > 0:
                 usable = rules.before_discard(self.state, seat)
-                if usable:
-                    check = DiscardCheck(k, hand, len(hand.revealed), usable)
                 card = entry.get("card")
+                if usable:
+                    check = DiscardCheck(k, hand, len(hand.revealed), usable, seat, str(card))
                 if isinstance(card, str) and self.cycle.available(card):
                     hand.reveal(card)
+        nested: list[DiscardCheck] = []
         if _nested_discard(entry):
             deal.nested_discard = True
+            for actor, hand, card, usable in rules.nested_discards(self.state, action):
+                if hand.hidden > 0 and usable:
+                    nested.append(DiscardCheck(k, hand, len(hand.revealed), set(usable), actor, card))
         try:
             rules.apply(self.state, action, "")
         except RecordError as err:
@@ -343,51 +370,208 @@ class Sheet:
                 "/card",
                 f"All {rules.deck[excess]} copies of {excess} are already out in this deck cycle.",
             )
-        if check is not None:
-            deal.discards.append(check)
-            check.hand.forbidden |= check.usable
+        for found in ([check] if check is not None else []) + nested:
+            deal.discards.append(found)
+            found.hand.forbidden |= found.usable
         deal.turns.append(entry)
         deal.turn_entries.append(k)
 
     # ------------------------------------------------------------------ the record
-    def _check_closed(self, k: int) -> None:
-        """A deal has closed, so every card of it is known: check what depended on the hidden cards.
+    def _check(self, k: int) -> None:
+        """After entry `k`: is there still a deal the entries fit? If not, refuse entry `k` at once.
 
-        A discard made while cards were hidden is legal only if none of them had a use then; the
-        announcements must match the hands as dealt. A deal with a discard nested in a Narr or Teufel is
-        checked by replaying the whole record with the engine.
+        The hidden cards of the running deal must be completable (:meth:`completion`): from the cycle's
+        unseen cards, without a card a recorded discard rules out, with a 1 or 13 exactly where it was
+        announced. Once a deal closes nothing is hidden, so the same check is the deal's final word. A
+        deal with a discard nested in a Narr or Teufel is also replayed with the engine when it closes.
         """
-        deal = self.deals[-1]
-        for check in deal.discards:
-            later = check.hand.revealed[check.revealed :]
-            bad = sorted(c for c in set(later) if c in check.usable)
-            if bad:
-                seat = self.entries[check.entry].get("seat")
-                raise self.refusal(
-                    ErrorCode.MUST_PLAY.value,
-                    f"Seat {seat} discarded {self.entries[check.entry].get('card')} although it held "
-                    f"{bad[0]}, which had a legal use.",
-                    "",
-                    check.entry,
-                )
-        if deal.announce is not None:
-            for s, said in enumerate(deal.announce):
-                if isinstance(said, bool) and deal.hands[s] is not None:
-                    can = any(c in OPENING for c in deal.dealt(self.rules, s))
-                    if said != can:
-                        raise self.refusal(
-                            ErrorCode.FALSE_ANNOUNCEMENT.value,
-                            f"Seat {s} announced {'ich kann' if said else 'ich kann nicht'}, "
-                            "but its hand as dealt says otherwise.",
-                            "",
-                            deal.announce_entry,
-                        )
-        if deal.nested_discard:
+        deal = self.deals[-1] if self.deals else None
+        if deal is None:
+            return
+        refusal = self._contradiction(deal, k)
+        if refusal is not None:
+            raise refusal
+        if self.completion(deal) is None:
+            raise self._diagnose(deal, k)
+        if deal.closed and deal.nested_discard:
             doc = self.record(fill=False)
             verdict = verify_document(doc)
             if not verdict.valid:
                 assert verdict.error is not None
                 raise self.refusal(verdict.error.code, verdict.error.message, verdict.error.path, k)
+
+    def _said(self, deal: DealLog, seat: int) -> bool | None:
+        if deal.announce is None or seat >= len(deal.announce):
+            return None
+        said = deal.announce[seat]
+        return said if isinstance(said, bool) else None
+
+    def _contradiction(self, deal: DealLog, k: int) -> EntryRefused | None:
+        """A rule certainly broken by what is seen, whatever the hidden cards: a card played from a hand
+        after a discard that it would have had to play, or an announcement the seen cards contradict."""
+        for check in deal.discards:
+            later = check.hand.revealed[check.revealed :]
+            bad = next((c for c in later if c in check.usable), None)
+            if bad is not None:
+                return EntryRefused(
+                    ErrorCode.MUST_PLAY.value,
+                    f"Seat {check.seat} discarded {check.card} (entry {check.entry}) although it held {bad}, "
+                    "which had a legal use.",
+                    k,
+                    "",
+                    {"reason": "held_usable", "seat": check.seat, "card": bad, "discarded": check.card,
+                     "entry": check.entry},
+                )
+        for hand in deal.hands:
+            if hand is None:
+                continue
+            said = self._said(deal, hand.origin)
+            if said is None:
+                continue
+            dealt = deal.dealt(self.rules, hand.origin)
+            opening = next((c for c in dealt if c in OPENING), None)
+            if said is False and opening is not None:
+                return EntryRefused(
+                    ErrorCode.FALSE_ANNOUNCEMENT.value,
+                    f"Seat {hand.origin} announced ich kann nicht, but was dealt {opening}.",
+                    k,
+                    "",
+                    {"reason": "said_no_holds", "seat": hand.origin, "card": opening,
+                     "entry": deal.announce_entry},
+                )
+            if said is True and opening is None and hand.hidden == 0:
+                return EntryRefused(
+                    ErrorCode.FALSE_ANNOUNCEMENT.value,
+                    f"Seat {hand.origin} announced ich kann, but was dealt no 1 and no 13.",
+                    k,
+                    "",
+                    {"reason": "said_yes_none", "seat": hand.origin, "cards": sorted(OPENING),
+                     "entry": deal.announce_entry},
+                )
+        return None
+
+    def _problem(
+        self,
+        deal: DealLog,
+        *,
+        end: bool = False,
+        skip: frozenset[int] = frozenset(),
+        announce: bool = True,
+        discards: bool = True,
+    ) -> tuple[dict[int, int], Counter[str], dict[int, set[str]], dict[int, frozenset[str]]]:
+        """The completion problem of `deal`'s hidden cards (see rules.cards.hidden.assign_hidden):
+        slots and forbidden cards per hand (by the seat dealt to), the needs, the pool. ``skip`` drops
+        the announcements of those seats, ``announce``/``discards`` all of them (to find a culprit)."""
+        slots: dict[int, int] = {}
+        forbidden: dict[int, set[str]] = {}
+        need: dict[int, frozenset[str]] = {}
+        for hand in deal.hands:
+            if hand is None:
+                continue
+            slots[hand.origin] = hand.hidden
+            forbidden[hand.origin] = set()
+            said = self._said(deal, hand.origin) if announce and hand.origin not in skip else None
+            if said is not None and not any(c in OPENING for c in deal.dealt(self.rules, hand.origin)):
+                if said:
+                    need[hand.origin] = OPENING
+                else:
+                    forbidden[hand.origin] |= OPENING
+        if discards:
+            for check in deal.discards:
+                forbidden.setdefault(check.hand.origin, set()).update(check.usable)
+        if end and deal is self.deals[-1] and not deal.closed:
+            for seat, cards in self.rules.end_constraints(self.state).items():
+                hand = self.state.hands[seat]
+                if isinstance(hand, HiddenHand):
+                    forbidden.setdefault(hand.origin, set()).update(cards)
+        return slots, self.cycle.pool() if deal is self.deals[-1] else Counter(), forbidden, need
+
+    def completion(self, deal: DealLog, *, end: bool = False) -> dict[int, list[str]] | None:
+        """Cards for `deal`'s hidden slots that fit every rule seen so far, or None if there are none.
+
+        The last completion found is tried first (most entries reveal a card it already had), then the
+        exact answer of :func:`rules.cards.hidden.assign_hidden`.
+        """
+        slots, pool, forbidden, need = self._problem(deal, end=end)
+        if not any(slots.values()):
+            return {} if not need else None
+        if deal.fill is not None:
+            guess = _adjust(deal, *deal.fill)
+            if _fits(guess, slots, pool, forbidden, need):
+                return guess
+        found = assign_hidden(slots, pool, forbidden=forbidden, need=need)
+        if found is not None:
+            deal.fill = (found, {h.origin: len(h.revealed) for h in deal.hands if h is not None})
+        return found
+
+    def _diagnose(self, deal: DealLog, k: int) -> EntryRefused:
+        """Entry `k` left no completion: say which rule the seen cards break (the most direct first)."""
+
+        def fits(**relax: Any) -> bool:
+            slots, pool, forbidden, need = self._problem(deal, **relax)
+            return assign_hidden(slots, pool, forbidden=forbidden, need=need) is not None
+
+        last = deal.discards[-1] if deal.discards and deal.discards[-1].entry == k else None
+        if last is not None:
+            slots, pool, forbidden, need = self._problem(deal)
+            forbidden = {h: set(c) for h, c in forbidden.items()}
+            others: set[str] = set()
+            for check in deal.discards:
+                if check is not last and check.hand is last.hand:
+                    others |= check.usable
+            said = self._said(deal, last.hand.origin)
+            forbidden[last.hand.origin] = others | (OPENING if said is False else set())
+            if assign_hidden(slots, pool, forbidden=forbidden, need=need) is not None:
+                must = sorted(need.get(last.hand.origin, frozenset()) & last.usable, key=_card_key)
+                if must:
+                    message = (
+                        f"Seat {last.seat} announced ich kann and has not shown a 1 or 13, so it holds one, "
+                        f"which had a legal use: it may not discard {last.card}."
+                    )
+                else:
+                    message = (
+                        f"Seat {last.seat} may not discard {last.card}: the cards left in this deck cycle "
+                        "leave its hand a card with a legal use."
+                    )
+                return EntryRefused(
+                    ErrorCode.MUST_PLAY.value, message, k, "",
+                    {"reason": "must_hold_usable", "seat": last.seat, "card": last.card, "cards": must},
+                )
+        if deal.announce is not None and fits(announce=False):
+            for hand in deal.hands:
+                if hand is None or self._said(deal, hand.origin) is None:
+                    continue
+                if fits(skip=frozenset({hand.origin})):
+                    said = self._said(deal, hand.origin)
+                    words = "ich kann" if said else "ich kann nicht"
+                    return EntryRefused(
+                        ErrorCode.FALSE_ANNOUNCEMENT.value,
+                        f"Seat {hand.origin} announced {words}, but the cards seen in this deal leave "
+                        "no hand that fits.",
+                        k, "",
+                        {"reason": "said_yes_none_left" if said else "said_no_must_hold",
+                         "seat": hand.origin, "cards": sorted(OPENING), "entry": deal.announce_entry},
+                    )
+        if deal.discards and fits(discards=False):
+            for check in deal.discards:
+                slots, pool, forbidden, need = self._problem(deal, discards=False)
+                for other in deal.discards:
+                    if other is not check:
+                        forbidden.setdefault(other.hand.origin, set()).update(other.usable)
+                if assign_hidden(slots, pool, forbidden=forbidden, need=need) is not None:
+                    return EntryRefused(
+                        ErrorCode.MUST_PLAY.value,
+                        f"Seat {check.seat} discarded {check.card} (entry {check.entry}), but the cards seen "
+                        "since leave it a card that had a legal use.",
+                        k, "",
+                        {"reason": "discard_contradicted", "seat": check.seat, "card": check.card,
+                         "entry": check.entry},
+                    )
+        return EntryRefused(
+            ErrorCode.DECK_MISMATCH.value,
+            "No hands fit the cards seen in this deal: check the entries since the deal began.",
+            k, "", {"reason": "no_hands_fit"},
+        )
 
     def refusal(self, code: str, message: str, path: str, default: int | None) -> EntryRefused:
         """An EntryRefused naming the entry that `path` (a pointer into the record) points into."""
@@ -415,28 +599,14 @@ class Sheet:
         deal = self.current()
         if deal is None or deal.closed:
             return {}
-        hands = [h for h in deal.hands if h is not None]
-        for seat, cards in self.rules.end_constraints(self.state).items():
-            hand = self.state.hands[seat]
-            if isinstance(hand, HiddenHand):
-                hand.forbidden |= cards
-        needs: dict[int, tuple[frozenset[str], bool, bool]] = {}
-        if deal.announce is not None:
-            for h in hands:
-                said = deal.announce[h.origin] if h.origin < len(deal.announce) else None
-                if isinstance(said, bool):
-                    has = any(c in OPENING for c in deal.dealt(self.rules, h.origin))
-                    needs[h.origin] = (OPENING, said, has)
-        pool = self.cycle.pool()
-        order = sorted(pool, key=lambda c: (-pool[c], c))
-        chosen = fill_hidden(hands, pool, needs=needs, order=order)
-        if chosen is None:
-            chosen = fill_hidden(hands, pool, order=order)
+        chosen = self.completion(deal, end=True)
         if chosen is None:
             raise EntryRefused(
                 ErrorCode.DECK_MISMATCH.value,
                 "No hands fit the cards seen in this deal: check the entries since the deal began.",
                 deal.turn_entries[0] if deal.turn_entries else None,
+                "",
+                {"reason": "no_hands_fit"},
             )
         return chosen
 
@@ -455,6 +625,8 @@ class Sheet:
             doc["setup"] = header["setup"]
         for deal in self.deals:
             out: dict[str, Any] = {}
+            if deal is self.deals[-1] and not deal.turns and not deal.setup:
+                break  # a deal whose facts are half entered (no turn yet) adds nothing to the record
             if deal.setup:
                 deals.append({"turns": deal.turns})
                 continue
@@ -489,6 +661,45 @@ class Sheet:
         best = max(counts) if counts else 0
         leaders = [side for side, n in zip(sides, counts, strict=True) if n == best]
         return sorted(leaders[0]) if len(leaders) == 1 and best > 0 else []
+
+
+def _card_key(card: str) -> tuple[int, int | str]:
+    return (0, int(card)) if card.isdigit() else (1, card)
+
+
+def _adjust(deal: DealLog, fill: dict[int, list[str]], seen: dict[int, int]) -> dict[int, list[str]]:
+    """The last completion, less the cards each hand has revealed since (a card it did not have in the
+    completion takes the place of one it had)."""
+    out: dict[int, list[str]] = {}
+    for hand in deal.hands:
+        if hand is None:
+            continue
+        cards = list(fill.get(hand.origin, []))
+        for card in hand.revealed[seen.get(hand.origin, 0) :]:
+            if card in cards:
+                cards.remove(card)
+            elif cards:
+                cards.pop()
+        out[hand.origin] = cards
+    return out
+
+
+def _fits(
+    fill: Mapping[int, list[str]],
+    slots: Mapping[int, int],
+    pool: Counter[str],
+    forbidden: Mapping[int, set[str]],
+    need: Mapping[int, frozenset[str]],
+) -> bool:
+    used: Counter[str] = Counter()
+    for h, n in slots.items():
+        cards = fill.get(h, [])
+        if len(cards) != n or any(c in forbidden.get(h, ()) for c in cards):
+            return False
+        if h in need and not any(c in need[h] for c in cards):
+            return False
+        used.update(cards)
+    return all(pool[c] >= n for c, n in used.items())
 
 
 # ---------------------------------------------------------------------- replay with a cache
@@ -558,7 +769,9 @@ def _copy(sheet: Sheet) -> Sheet:
         new.hands = [None if h is None else hand_copy(h) for h in old.hands]
         new.turns = old.turns[:]
         new.turn_entries = old.turn_entries[:]
-        new.discards = [DiscardCheck(d.entry, hand_copy(d.hand), d.revealed, d.usable) for d in old.discards]
+        new.discards = [
+            DiscardCheck(d.entry, hand_copy(d.hand), d.revealed, d.usable, d.seat, d.card) for d in old.discards
+        ]
         other.deals[-1] = new
     hands = [hand_copy(h) if isinstance(h, HiddenHand) else list(h) for h in sheet.state.hands]
     other.state = sheet.rules.copy_state(sheet.state, hands)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.cards.hidden import HiddenHand, possible_cards
-from rules.tac.actions import DISCARD, Play, parse_play, play_to_json
+from rules.cards.hidden import HiddenHand, fork_hands, possible_cards
+from rules.tac.actions import DISCARD, THEN, Play, parse_play, play_to_json
 from rules.tac.game import parse_variant
 from rules.tac.options import turn_plays, usable
 from rules.tac.snapshot import snapshot as tac_snapshot
@@ -61,6 +61,36 @@ class TacRules:
         if state.skipped == seat or state.must_tac or state.to_move != seat:
             return None
         return {card for card in possible(state.hands[seat]) if usable(state, seat, card)}
+
+    def nested_discards(self, state: TacState, action: Play) -> list[tuple[int, HiddenHand, str, set[str]]]:
+        """The discards nested in a Narr's or Teufel's follow-up, before `action` is applied: per discard
+        the seat, the hand it comes from (the sheet's object), the card and the cards that would have had
+        a legal use then (found on a copy, as the engine's must-play test sees it)."""
+        out: list[tuple[int, HiddenHand, str, set[str]]] = []
+        forks = fork_hands(state.hands)
+        real = {id(f): h for f, h in zip(forks, state.hands, strict=True)}
+        pos, seat, play, hands = state, action.seat, action, forks
+        while seat is not None and play.kind == THEN and play.then is not None:
+            fn = play.card
+            if fn == "tac":
+                fn = pos.history[-1].fn if pos.history else None
+            if fn not in ("narr", "teufel") or play.card not in pos.hands[seat]:
+                break
+            try:
+                sim, actor = pos.then_position(seat, fn, play.card, list(hands))
+            except (ValueError, IndexError):
+                break
+            if actor is None:
+                break
+            sub = play.then
+            if sub.kind == DISCARD:
+                origin = real.get(id(sim.hands[actor]))
+                if isinstance(origin, HiddenHand) and origin.hidden > 0:
+                    found = {c for c in possible(sim.hands[actor]) if usable(sim, actor, c)}
+                    out.append((actor, origin, sub.card, found))
+                break
+            pos, seat, play, hands = sim, actor, sub, sim.hands
+        return out
 
     def apply(self, state: TacState, action: Play, path: str) -> None:
         assert action.seat is not None

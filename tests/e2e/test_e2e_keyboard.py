@@ -54,9 +54,9 @@ def test_keyboard_only_scoresheet_entry_keeps_focus_and_announces(
 ) -> None:
     from django.contrib.auth import get_user_model
     from django.utils import translation
-    from games.scoresheet_choices import entry_steps
 
     from games.models import Scoresheet
+    from games.scoresheet.choices import entry_steps
     from rules import scoresheet
     from tests.games.conftest import random_record, relabel
     from tests.games.scoresheet_support import public_entries
@@ -178,9 +178,9 @@ def test_keyboard_walk_of_a_whole_tac_deal(live_server: Any, browser_page: Any, 
 
     from django.contrib.auth import get_user_model
     from django.utils import translation
-    from games.scoresheet_choices import entry_steps
 
     from games.models import Scoresheet
+    from games.scoresheet.choices import entry_steps
     from tests.games.conftest import random_record, relabel
     from tests.games.scoresheet_support import public_entries
     from tests.tournaments.conftest import make_tournament, published_round, seated_entrants

@@ -105,7 +105,7 @@ def positive_data_acceptance_or_422(ctx: Any, response: Any, case: Any) -> bool 
 
 
 # Operations whose domain refusals still answer 400 (listed in docs/testing.md, each to be moved to 422):
-# the scoresheet start checks the seat order and the dealer against the table in games/scoresheet_services.py,
+# the scoresheet start checks the seat order and the dealer against the table in games/scoresheet/services.py,
 # which the scoresheet API rework (issue 26) rewrites; everything else must not refuse valid data with 400.
 STILL_400 = {"POST /api/tables/{table_id}/scoresheet/"}
 

@@ -397,6 +397,7 @@ AUDIT_LABELS = {
     "scoresheet_started": gettext_lazy("Scoresheet started"),
     "scoresheet_entry_added": gettext_lazy("Scoresheet entry"),
     "scoresheet_entry_undone": gettext_lazy("Scoresheet entry taken back"),
+    "scoresheet_entry_corrected": gettext_lazy("Scoresheet announcements or exchange corrected"),
     "scoresheet_finished": gettext_lazy("Scoresheet finished (game record)"),
     "scoresheet_abandoned": gettext_lazy("Scoresheet abandoned"),
     "groups_drawn": gettext_lazy("Groups drawn"),

@@ -1,4 +1,4 @@
-"""The scoresheet's phases, undo, hidden-card checks at the deal's end, the deck cycle and time-up."""
+"""The scoresheet's phases, undo, hidden-card checks at the entry that makes them certain, corrections, the deck cycle and time-up."""
 
 from __future__ import annotations
 
@@ -100,48 +100,68 @@ MUST_PLAY_DEAL = [
 ]
 
 
-def test_must_play_is_named_when_the_deal_closes() -> None:
+def test_must_play_is_refused_when_the_held_card_is_seen() -> None:
     state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
-    state = feed(state, MUST_PLAY_DEAL)  # each entry is possible whatever the hidden cards
+    state = feed(state, MUST_PLAY_DEAL[:3])  # each entry is possible whatever the hidden cards
+    # seat 0 discarded a 5 while a 1 could have entered: the 1 it plays now was in its hand then
     with pytest.raises(EntryRefused) as refused:
-        sheet_add(state, {"seat": 2, "card": "9", "discard": True})
+        sheet_add(state, MUST_PLAY_DEAL[3])
     assert refused.value.code == "must_play"
-    assert refused.value.turn == 0
-    assert "Seat 0 discarded 5" in refused.value.message
-    # the record names the same turn: the 1 seen later was in seat 0's hand when it discarded
-    with pytest.raises(EntryRefused) as refused:
-        sheet_record(state)
-    assert (refused.value.code, refused.value.turn) == ("must_play", 0)
+    assert refused.value.turn == 3  # the entry that makes it certain, not later
+    assert "Seat 0 discarded 5 (entry 0) although it held 1" in refused.value.message
+    assert refused.value.params == {"reason": "held_usable", "seat": 0, "card": "1", "discarded": "5",
+                                    "entry": 0}
     # before the 1 is seen, the record completes seat 0's hand so that the discard was legal
-    early = feed(sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2), MUST_PLAY_DEAL[:3])
-    record = sheet_record(early)
+    record = sheet_record(state)
     assert verify_document(record).valid
     assert not {"1", "13"} & set(record["deals"][0]["hands"][0])
 
 
 def test_a_known_usable_card_forbids_the_discard_at_once() -> None:
     state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
-    state = feed(state, MUST_PLAY_DEAL[:4])  # seat 0 entered with its 1
-    state = feed(state, MUST_PLAY_DEAL[4:6])
+    state = feed(state, [{"seat": 0, "card": "1", "enter": True}, *MUST_PLAY_DEAL[1:3]])  # seat 0 entered
     with pytest.raises(EntryRefused) as refused:
         sheet_add(state, {"seat": 0, "card": "2", "discard": True})  # the 2 itself could move
     assert refused.value.code == "must_play"
 
 
-def test_false_announcement_after_the_deal() -> None:
+def test_a_no_that_plays_a_1_is_refused_at_once() -> None:
     state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
-    state = sheet_add(state, {"announce": [True, True, False]})  # seat 1 has no 1/13 below
-    deal = [e for e in MUST_PLAY_DEAL if e != MUST_PLAY_DEAL[0]]
-    deal.insert(0, {"seat": 0, "card": "1", "enter": True})
-    deal[3] = {"seat": 0, "card": "5", "moves": [[0, 5]]}
-    deal[6] = {"seat": 0, "card": "2", "moves": [[5, 7]]}
-    deal[9] = {"seat": 0, "card": "3", "moves": [[7, 10]]}
-    deal[12] = {"seat": 0, "card": "6", "moves": [[10, 16]]}
-    state = feed(state, deal)
+    state = sheet_add(state, {"announce": [False, True, True]})
     with pytest.raises(EntryRefused) as refused:
-        sheet_add(state, {"seat": 2, "card": "9", "discard": True})
-    assert refused.value.code == "false_announcement"
-    assert refused.value.turn == 0
+        sheet_add(state, {"seat": 0, "card": "1", "enter": True})
+    assert (refused.value.code, refused.value.turn) == ("false_announcement", 1)
+    assert refused.value.params["seat"] == 0 and refused.value.params["card"] == "1"
+
+
+def test_a_yes_that_discards_with_a_full_prefield_breaks_must_play_at_once() -> None:
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
+    state = sheet_add(state, {"announce": [True, True, False]})
+    state = sheet_add(state, {"seat": 0, "card": "1", "enter": True})
+    # seat 1 said "ich kann" and has shown no 1 or 13: it holds one, and a discard is refused
+    with pytest.raises(EntryRefused) as refused:
+        sheet_add(state, {"seat": 1, "card": "5", "discard": True})
+    assert (refused.value.code, refused.value.turn) == ("must_play", 2)
+    assert refused.value.params == {"reason": "must_hold_usable", "seat": 1, "card": "5", "cards": ["1", "13"]}
+
+
+def test_false_announcement_when_the_cycle_has_no_opening_card_left() -> None:
+    # every 1 and 13 of the cycle is seen elsewhere: the "yes" of seat 1 is impossible at that entry
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=THREE, dealer=2)
+    state = sheet_add(state, {"announce": [True, True, False]})
+    state = sheet_add(state, {"seat": 0, "card": "1", "enter": True})
+    sheet = _sheet(state)
+    for card in ("1", "13"):  # as if the rest were out elsewhere (a white-box shortcut)
+        sheet.cycle.seen[card] = sheet.cycle.deck[card]
+    with pytest.raises(EntryRefused) as refused:
+        sheet._check(1)
+    assert refused.value.code == "false_announcement" and refused.value.params["seat"] == 1
+
+
+def _sheet(state: dict[str, Any]) -> Any:
+    from rules.scoresheet import _load
+
+    return _load(state)
 
 
 def test_a_card_beyond_the_deck_cycle_is_refused_at_once() -> None:
@@ -252,3 +272,87 @@ def test_a_winning_move_nobody_can_answer_ends_the_game() -> None:
     record = sheet_record(state)
     verdict = verify_document(record)
     assert verdict.complete and verdict.result == {"winners": [0, 2]}
+
+
+# ---------------------------------------------------------------------- corrections in place
+def _tac_deal(seed: int = 11) -> tuple[dict[str, Any], dict[str, Any]]:
+    original = get_engine("tac").random_record({}, random.Random(seed))
+    state = sheet_start(game="tac", variant={}, players=original["players"],
+                        dealer=original["deals"][0]["dealer"])
+    return original, state
+
+
+def test_an_announcement_is_corrected_in_place_and_the_deal_checked_again() -> None:
+    from rules.scoresheet import sheet_correct
+
+    original, state = _tac_deal()
+    first = original["deals"][0]
+    truth = first["announce"]
+    wrong = [not truth[0], *truth[1:]]
+    state = sheet_add(state, {"announce": wrong})
+    state = sheet_add(state, {"exchange": first["exchange"]})
+    played = 0
+    for turn in first["turns"][:6]:
+        try:
+            state = sheet_add(state, turn)
+            played += 1
+        except EntryRefused as err:  # the wrong announcement showed: correct it, then go on
+            assert err.code in ("false_announcement", "must_play")
+            break
+    fixed = sheet_correct(state, {"announce": truth})
+    assert fixed["entries"][0] == {"announce": truth}
+    assert fixed["entries"][1:] == state["entries"][1:]  # the exchange and the turns are kept
+    assert len(fixed["entries"]) == 2 + played
+    assert state["entries"][0] == {"announce": wrong}  # the state passed in is unchanged
+    for turn in first["turns"][played:]:
+        fixed = sheet_add(fixed, turn)
+    assert sheet_view(fixed).deal == 1
+
+
+def test_a_correction_that_breaks_a_later_entry_is_refused_naming_it() -> None:
+    from rules.scoresheet import sheet_correct
+
+    original, state = _tac_deal()
+    first = original["deals"][0]
+    state = feed(state, [{"announce": first["announce"]}, {"exchange": first["exchange"]}])
+    opening = next((i for i, t in enumerate(first["turns"]) if t["card"] in ("1", "13")), None)
+    assert opening is not None
+    state = feed(state, first["turns"][: opening + 1])
+    seat = first["turns"][opening]["seat"]
+    said = list(first["announce"])
+    said[seat] = False
+    received = first["exchange"][(seat + 2) % 4] in ("1", "13")
+    with pytest.raises(EntryRefused) as refused:
+        sheet_correct(state, {"announce": said})
+    if not received:
+        assert refused.value.code == "false_announcement"
+        assert refused.value.turn == 2 + opening  # the 1 or 13 that seat played, not the correction
+        assert refused.value.params["corrected"] == 0
+
+
+def test_nothing_to_correct() -> None:
+    from rules.scoresheet import sheet_correct
+
+    _, state = _tac_deal()
+    for bad, code in (({"announce": [True] * 4}, "nothing_to_correct"), ({"seat": 0, "card": "1"}, "malformed")):
+        with pytest.raises(EntryRefused) as refused:
+            sheet_correct(state, bad)
+        assert refused.value.code == code
+
+
+def test_an_all_null_exchange_in_three_player_tac_is_accepted_and_validates() -> None:
+    original = get_engine("tac").random_record({"mode": "ffa3"}, random.Random(5))
+    state = sheet_start(game="tac", variant={"mode": "ffa3"}, players=original["players"],
+                        dealer=original["deals"][0]["dealer"])
+    first = original["deals"][0]
+    nulls = [None] * len(first["hands"])
+    state = sheet_add(state, {"exchange": nulls})
+    assert sheet_view(state).phase == "turn"
+    state = feed(state, first["turns"][:3])
+    record = sheet_record(state)
+    assert record["deals"][0]["exchange"] == nulls
+    assert verify_document(record).valid
+    with pytest.raises(EntryRefused) as refused:  # a card given in a mode without partners is refused
+        sheet_add(sheet_start(game="tac", variant={"mode": "ffa3"}, players=original["players"],
+                              dealer=original["deals"][0]["dealer"]), {"exchange": ["9", None, None, None]})
+    assert refused.value.code == "bad_exchange"
