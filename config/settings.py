@@ -354,6 +354,8 @@ SPECTACULAR_SETTINGS = {
         "ResultStateEnum": "tournaments.models.Result.State",
         "WebhookEventEnum": "tournaments.webhooks.events.EVENT_NAMES",
         "ReportKindEnum": ["normal", "time_limit", "forfeit"],
+        "RegistrationStateEnum": "tournaments.models.Registration.State",
+        "WebhookDeliveryStateEnum": "tournaments.webhooks.models.WebhookDelivery.State",
     },
     # State-dependent refusals: 409 (the state does not allow it) and 422 (the tournament's rules refuse
     # the content) are documented on every write; 400 is a malformed request (tournaments/errors.py).

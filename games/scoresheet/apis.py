@@ -157,11 +157,13 @@ def _body(request: Request) -> dict[str, Any]:
 CARD_MAX_CHARS = 20
 SHAPE_PARAMS = [
     *TOKEN_PARAMS,
-    OpenApiParameter("since", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+    OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": 999_999_999}, OpenApiParameter.QUERY,
+                     required=False,
                      description="The entries from this index on (the number of entries you hold)."),
     OpenApiParameter("options", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=["auto", "all"],
                      description="`all`: every option, however many."),
-    OpenApiParameter("card", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
+    OpenApiParameter("card", {"type": "string", "minLength": 1, "maxLength": CARD_MAX_CHARS}, OpenApiParameter.QUERY,
+                     required=False,
                      description="Only the options of this card (the card the phone tapped)."),
     OpenApiParameter("state", OpenApiTypes.BOOL, OpenApiParameter.QUERY, required=False,
                      description="Also the engine's opaque state."),

@@ -159,8 +159,7 @@ def tournament_create(
     if knockout_style == Tournament.KnockoutStyle.DOUBLE and (
         format not in ("knockout", "stages") or profile.entrants_per_table != 2 or knockout_advance != 1
     ):
-        raise TournamentError(
-            ErrorCode.INVALID_INPUT,
+        raise refused(
             _("Double elimination is for a knockout (or the knockout of a stages tournament) at tables of 2."),
         )
     if format == "stages":
