@@ -116,8 +116,9 @@ def test_keyboard_only_scoresheet_entry_keeps_focus_and_announces(
     move_words = page.locator(".board-words .move-words").inner_text()
     assert message.startswith(move_words) and "plays." in message, message  # the move in words, then whose turn
     to_move = page.locator("[data-testid=status]").inner_text()
-    whose_turn = re.search(r"([^\n]+?) \(seat \d\) plays\.", to_move)
-    assert whose_turn and f"{whose_turn.group(1)} (seat" in message, (to_move, message)
+    # the player named as the sheet names a seat: name and colour, "P4-0 (orange) plays."
+    whose_turn = re.search(r"([^\n]+?) plays\.", to_move)
+    assert whose_turn and f"{whose_turn.group(1)} plays." in message, (to_move, message)
     assert Scoresheet.objects.get(table=prepared).state["entries"] == entries[: first_turn + 1]
 
 

@@ -37,7 +37,7 @@ def test_a_record_of_another_game_is_refused_at_its_table(
     client = APIClient()
     client.force_authenticate(organiser)
     response = _post(client, table.pk, record, django_capture_on_commit_callbacks)
-    assert response.status_code == 400, response.json()
+    assert response.status_code == 422, response.json()  # the table's rules refuse it (tournaments/errors.py)
     error = response.json()["error"]
     assert error["code"] == "record_game_mismatch" and error["details"]["keys"] == [key]
     assert key in error["message"]
