@@ -32,7 +32,7 @@ def _focus_after_swap(page: Any) -> dict[str, Any] | None:
     """The focused element once htmx has settled the swap (focus.js moves it on htmx:afterSettle)."""
     try:
         page.wait_for_function("() => document.activeElement && document.activeElement !== document.body",
-                               timeout=5000)
+                               timeout=15000)
     except Exception:  # noqa: BLE001 - the assertion after this says what is wrong
         return None
     return page.evaluate(FOCUSED)
@@ -95,6 +95,8 @@ def test_keyboard_only_scoresheet_entry_keeps_focus_and_announces(
     Scoresheet.objects.create(tournament=tournament, table=prepared, game="tac", variant={}, state=state,
                               players=record["players"], version=3, entries=first_turn)
     page.goto(f"{live_server.url}/report/{seated_entrants(prepared)[0].report_token}/tables/{prepared.pk}/scoresheet/")
+    loads: list[str] = []
+    page.on("load", lambda: loads.append(page.url))
     with translation.override("en"):
         steps = entry_steps(entries[first_turn])
     version = _version(page)
@@ -111,7 +113,7 @@ def test_keyboard_only_scoresheet_entry_keeps_focus_and_announces(
                                    arg=depth + 1)
         focused = _focus_after_swap(page)
         # never dropped to <body>: on the next tap to make (the next turn's cards after the entry)
-        assert focused and focused["inTaps"] and focused["tag"] in ("a", "button"), (depth, focused)
+        assert focused and focused["inTaps"] and focused["tag"] in ("a", "button"), (depth, focused, loads)
     message = _live(page)
     move_words = page.locator(".board-words .move-words").inner_text()
     assert message.startswith(move_words) and "plays." in message, message  # the move in words, then whose turn
