@@ -97,13 +97,25 @@ def _shared(rules: Any) -> dict[str, Any]:
     return shared
 
 
+def _shared_object(name: str) -> Any:
+    """Stands in the bytes for a shared object; only `_Unpickler` resolves it (to this process's object)."""
+    raise pickle.UnpicklingError(f"shared object {name!r} outside a position")
+
+
 class _Pickler(pickle.Pickler):
+    """Names the shared objects instead of pickling them. `reducer_override` (not `persistent_id`, which
+    pickle calls for every object, thousands per position late in a game) is only asked about objects
+    that are not plain ints, strings, lists, dicts ..., which the shared objects never are."""
+
     def __init__(self, file: Any, shared: dict[str, Any]) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self._names = {id(value): name for name, value in shared.items()}
 
-    def persistent_id(self, obj: Any) -> str | None:
-        return self._names.get(id(obj))
+    def reducer_override(self, obj: Any) -> Any:
+        name = self._names.get(id(obj))
+        if name is None:
+            return NotImplemented
+        return _shared_object, (name,)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -111,10 +123,15 @@ class _Unpickler(pickle.Unpickler):
         super().__init__(file)
         self._shared = shared
 
-    def persistent_load(self, pid: Any) -> Any:
-        if pid not in self._shared:
+    def _lookup(self, name: Any) -> Any:
+        if not isinstance(name, str) or name not in self._shared:
             raise pickle.UnpicklingError("unknown shared object")
-        return self._shared[pid]
+        return self._shared[name]
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_shared_object":
+            return self._lookup
+        return super().find_class(module, name)
 
 
 def position_dump(state: Mapping[str, Any]) -> bytes:
