@@ -20,7 +20,7 @@ Narr) without losing where its cards came from (``origin``, the seat it was deal
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 
 
 class Cycle:
@@ -163,7 +163,7 @@ def assign_hidden(
     import networkx as nx
     from networkx.algorithms.flow import edmonds_karp
 
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[Hashable] = nx.DiGraph()
     for card, n in pool.items():
         if n > 0:
             graph.add_edge("src", ("card", card), capacity=n)

@@ -71,7 +71,7 @@ class TacRules:
         real = {id(f): h for f, h in zip(forks, state.hands, strict=True)}
         pos, seat, play, hands = state, action.seat, action, forks
         while seat is not None and play.kind == THEN and play.then is not None:
-            fn = play.card
+            fn: str | None = play.card
             if fn == "tac":
                 fn = pos.history[-1].fn if pos.history else None
             if fn not in ("narr", "teufel") or play.card not in pos.hands[seat]:
