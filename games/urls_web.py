@@ -8,6 +8,7 @@ report link under /report/<token>/records/...; players submit under /t/<slug>/ta
 from django.urls import path
 
 from games import views
+from games.scoresheet import hall as scoresheet_hall
 from games.scoresheet import views as scoresheet_views
 
 app_name = "games"
@@ -27,6 +28,7 @@ urlpatterns = [
         "t/<slug:slug>/tables/<int:table_id>/records/submit/", views.record_submit_view, name="record-submit"
     ),
     path("t/<slug:slug>/tables/<int:table_id>/scoresheet/", scoresheet_views.scoresheet_page, name="scoresheet"),
+    path("t/<slug:slug>/hall/boards/", scoresheet_hall.hall_boards, name="hall-boards"),
     path("t/<slug:slug>/manage/records/import/", views.records_import_view, name="records-import"),
     path("t/<slug:slug>/manage/records/import/<int:batch_id>/", views.import_detail, name="import-detail"),
     path(
