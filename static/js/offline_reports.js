@@ -12,6 +12,7 @@
   var forms = document.querySelectorAll("form[data-offline-queue]");
   if (!status || !window.fetch || !window.localStorage) { return; }
   var flushing = false;
+  var sentHere = false;
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
@@ -54,7 +55,11 @@
   function flush(interactive) {
     if (flushing) { return; }
     var next = load().filter(function (e) { return e.state === "pending"; })[0];
-    if (!next) { return; }
+    if (!next) {
+      // Taps of this page went through while it stood behind: show the page as it is now.
+      if (sentHere) { sentHere = false; window.location.reload(); }
+      return;
+    }
     flushing = true;
     // A saved tap answers with a redirect (not followed here, so that the page's "saved" message is left
     // for the next page the player sees); a refusal answers 4xx with the page and its error.
@@ -68,6 +73,7 @@
         if (response.type === "opaqueredirect" || response.ok) {
           update(next.key, { state: "sent" });
           if (interactive && next.url === window.location.pathname) { window.location.assign(next.url); return; }
+          if (next.url === window.location.pathname) { sentHere = true; }
         } else {
           update(next.key, { state: "refused", reason: reasonOf(html) || String(response.status) });
         }
