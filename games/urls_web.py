@@ -8,7 +8,9 @@ report link under /report/<token>/records/...; players submit under /t/<slug>/ta
 from django.urls import path
 
 from games import views
+from games.scoresheet import hall as scoresheet_hall
 from games.scoresheet import views as scoresheet_views
+from tournaments.idempotency import honour_idempotency_key
 
 app_name = "games"
 
@@ -26,7 +28,9 @@ urlpatterns = [
     path(
         "t/<slug:slug>/tables/<int:table_id>/records/submit/", views.record_submit_view, name="record-submit"
     ),
-    path("t/<slug:slug>/tables/<int:table_id>/scoresheet/", scoresheet_views.scoresheet_page, name="scoresheet"),
+    path("t/<slug:slug>/tables/<int:table_id>/scoresheet/", honour_idempotency_key(scoresheet_views.scoresheet_page),
+         name="scoresheet"),
+    path("t/<slug:slug>/hall/boards/", scoresheet_hall.hall_boards, name="hall-boards"),
     path("t/<slug:slug>/manage/records/import/", views.records_import_view, name="records-import"),
     path("t/<slug:slug>/manage/records/import/<int:batch_id>/", views.import_detail, name="import-detail"),
     path(
@@ -60,7 +64,7 @@ urlpatterns = [
     ),
     path(
         "report/<str:token>/tables/<int:table_id>/scoresheet/",
-        scoresheet_views.token_scoresheet_page,
+        honour_idempotency_key(scoresheet_views.token_scoresheet_page),  # taps kept offline (issue 30)
         name="token-scoresheet",
     ),
 ]

@@ -34,6 +34,7 @@ from games.scoresheet.words import card_name, card_sort_key, seat_label
 from games.views import RecordUrls, describe_texts, svg_labels
 from tournaments import permissions
 from tournaments.errors import ErrorCode, TournamentError
+from tournaments.idempotency import HEADER as IDEMPOTENCY_HEADER
 from tournaments.models import Round, Table, Tournament
 from tournaments.services.tournaments import tournament_profile
 from tournaments.views.public import visible_table, visible_tournament
@@ -157,6 +158,10 @@ def _post(request: HttpRequest, table: Table, token: str | None) -> HttpResponse
         text = err.message
         if isinstance(err.details.get("turn"), int):
             text = _("%(message)s (turn %(turn)s)") % {"message": text, "turn": err.details["turn"] + 1}
+        if request.headers.get(IDEMPOTENCY_HEADER):
+            # A tap the phone kept while offline (static/js/offline_reports.js): the refusal is its answer,
+            # stored with its key, and the phone shows it as refused with the reason.
+            return render(request, "games/scoresheet_refused.html", {"text": text}, status=409 if level == "warn" else 422)
         _notice(request, level, text)
     return redirect(target, permanent=False)
 

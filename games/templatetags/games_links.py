@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.urls import reverse
 
 from games.models import GameRecord
 from games.selectors import record_conflicts as conflicts_of
@@ -75,3 +76,9 @@ def verdict_label(code: str) -> str:
     from games.verdict_labels import VERDICT_LABELS
 
     return str(VERDICT_LABELS.get(code, ""))
+
+
+@register.simple_tag
+def hall_boards_url(tournament: Any) -> str:
+    """The URL of the hall display's live boards (games.scoresheet.hall), polled by static/js/hall.js."""
+    return reverse("games:hall-boards", args=[tournament.slug])

@@ -4,6 +4,7 @@
 // (the "online" event, and every 15 s). The server answers a key it has seen with the same answer,
 // so a tap is written exactly once however often it is sent. The list under the form shows each tap
 // as pending, sent or refused (with the reason). Without JavaScript the form posts as before.
+// A form marked data-offline-when-offline (the scoresheet's taps) is kept only when the phone is offline.
 (function () {
   "use strict";
   var STORE = "offline-reports-v1";
@@ -11,6 +12,7 @@
   var forms = document.querySelectorAll("form[data-offline-queue]");
   if (!status || !window.fetch || !window.localStorage) { return; }
   var flushing = false;
+  var sentHere = false;
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
@@ -53,7 +55,11 @@
   function flush(interactive) {
     if (flushing) { return; }
     var next = load().filter(function (e) { return e.state === "pending"; })[0];
-    if (!next) { return; }
+    if (!next) {
+      // Taps of this page went through while it stood behind: show the page as it is now.
+      if (sentHere) { sentHere = false; window.location.reload(); }
+      return;
+    }
     flushing = true;
     // A saved tap answers with a redirect (not followed here, so that the page's "saved" message is left
     // for the next page the player sees); a refusal answers 4xx with the page and its error.
@@ -67,6 +73,7 @@
         if (response.type === "opaqueredirect" || response.ok) {
           update(next.key, { state: "sent" });
           if (interactive && next.url === window.location.pathname) { window.location.assign(next.url); return; }
+          if (next.url === window.location.pathname) { sentHere = true; }
         } else {
           update(next.key, { state: "refused", reason: reasonOf(html) || String(response.status) });
         }
@@ -75,22 +82,31 @@
     }).catch(function () { flushing = false; });  // no network: stays pending, tried again later
   }
 
-  Array.prototype.forEach.call(forms, function (form) {
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var data = new FormData(form);
-      if (event.submitter && event.submitter.name) { data.append(event.submitter.name, event.submitter.value); }
-      var entries = load();
-      entries.push({
-        key: newKey(), url: new URL(form.getAttribute("action") || window.location.href, window.location.href).pathname,
-        body: new URLSearchParams(data).toString(), state: "pending", at: Date.now(),
-        label: form.getAttribute("data-offline-label") || document.title
-      });
-      save(entries);
-      render();
-      flush(true);
+  function keep(form, event) {
+    event.preventDefault();
+    var data = new FormData(form);
+    if (event.submitter && event.submitter.name) { data.append(event.submitter.name, event.submitter.value); }
+    var entries = load();
+    entries.push({
+      key: newKey(), url: new URL(form.getAttribute("action") || window.location.href, window.location.href).pathname,
+      body: new URLSearchParams(data).toString(), state: "pending", at: Date.now(),
+      label: form.getAttribute("data-offline-label") || document.title
     });
+    save(entries);
+    render();
+    flush(true);
+  }
+  Array.prototype.forEach.call(forms, function (form) {
+    form.addEventListener("submit", function (event) { keep(form, event); });
   });
+  // The scoresheet's taps (templates/games/scoresheet.html): htmx posts them while the phone is online;
+  // a tap made offline is kept instead (captured before htmx sees it, also in a sheet htmx swapped in).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-offline-when-offline]") || navigator.onLine !== false) { return; }
+    event.stopPropagation();
+    keep(form, event);
+  }, true);
   window.addEventListener("online", function () { flush(false); });
   window.setInterval(function () { flush(false); }, 15000);
   render();

@@ -102,3 +102,47 @@ def test_hall_display_cycles(live_server: Any, browser_page: Any, settings: Any,
     _shot(page, "hall-390")
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 1
+
+
+def test_hall_display_shows_the_tables_recorded_live(live_server: Any, browser_page: Any, settings: Any,  # noqa: F811
+                                                     organiser: Any) -> None:
+    """3. The "Tables being played" panel: the open scoresheets' boards side by side at 1920x1080, no hands,
+    refreshed from their own URL (games/scoresheet/hall.py) when an entry is made."""
+    from games.scoresheet import services as sheets
+    from tests.games.conftest import random_record, relabel
+    from tests.games.scoresheet_support import public_entries
+    from tournaments.profiles import profile_for
+
+    settings.HALL_PANEL_SECONDS = 2
+    settings.SCORESHEET_THROTTLE_RATE = "100000/min"
+    per_table = profile_for("tac", {}).entrants_per_table
+    tournament = make_tournament(organiser, game="tac", variant={}, entrants=3 * per_table, name="Hall Live Cup")
+    round_ = published_round(organiser, tournament)
+    kept = []
+    for seed, table in enumerate(round_.tables.filter(is_bye=False).order_by("number")):
+        record = relabel(random_record("tac", {}, seed=40 + seed), table)
+        entries = public_entries(record)
+        sheet = sheets.scoresheet_start(table=table, actor=organiser, dealer=record["deals"][0]["dealer"])
+        for entry in entries[:4]:
+            sheet = sheets.scoresheet_add(sheet_id=sheet.pk, actor=organiser, version=sheet.version, entry=entry)
+        kept.append((sheet, entries))
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/t/{tournament.slug}/hall/")
+    page.wait_for_function("() => document.querySelector('#hall').dataset.hallPanel === 'live'", timeout=12_000)
+    panel = page.locator(".hall-panel[data-panel='live']")
+    assert panel.locator(".hall-live-board svg").count() == len(kept) == 3
+    assert panel.locator("[class*='hand']").count() == 0
+    width = page.evaluate("() => document.querySelector('.hall-live-board svg').getBoundingClientRect().width")
+    assert width >= 500, width  # three boards side by side, large
+    _shot(page, "hall-live-1920")
+    sheet, entries = kept[0]
+    sheets.scoresheet_add(sheet_id=sheet.pk, actor=organiser, version=sheet.version, entry=entries[4])
+    page.wait_for_selector(f".hall-live-board[data-sheet='{sheet.pk}'][data-version='{sheet.version + 1}']",
+                           state="attached", timeout=12_000)
+    # axe on the panel as shown (the cycle stopped so that it stays on screen): headings, contrast, the SVG.
+    from tests.e2e.a11y_support import audit
+
+    page.evaluate("""() => { for (let i = 1; i < 1000; i++) { clearInterval(i); }
+        document.querySelectorAll('.hall-panel').forEach(p => { p.hidden = p.dataset.panel !== 'live'; }); }""")
+    assert audit(page, width=1920) == []
