@@ -201,10 +201,12 @@ def render(
                 stroke_width=num(board.field_r * 0.55),
                 class_="start",
                 title=f"{field}",
+                data_pos=str(field),
             )
         else:
             svg.circle(
-                x, y, board.field_r * 0.8, fill="#fff", stroke=HOLE_LINE, stroke_width="1", title=f"{field}"
+                x, y, board.field_r * 0.8, fill="#fff", stroke=HOLE_LINE, stroke_width="1", title=f"{field}",
+                data_pos=str(field),
             )
     # Home slots and prefield spots.
     for seat in range(seats):
@@ -219,6 +221,7 @@ def render(
                 stroke=HOLE_LINE,
                 stroke_width="1.2",
                 title=f"H{seat}:{slot}",
+                data_pos=f"H{seat}:{slot}",
             )
         if seat in active:
             for spot in range(4):
@@ -231,6 +234,7 @@ def render(
                     stroke=HOLE_LINE,
                     stroke_width="1",
                     stroke_dasharray="2 1.5",
+                    data_pos=f"P{seat}",
                 )
     svg.close_group()
     # The start fields' coloured rings get a dark edge (the colour alone may not stand out from the board).
@@ -283,7 +287,8 @@ def render(
             is_fresh = isinstance(token, int) and token in fresh
             is_locked = str(token) in locked
             classes = "marble" + (" fresh" if is_fresh else "") + (" locked" if is_locked else "")
-            _marble(svg, point, marble_r, seat, colour, f"{name}: {token}", classes, dashed_ring=is_fresh)
+            _marble(svg, point, marble_r, seat, colour, f"{name}: {token}", classes, dashed_ring=is_fresh,
+                    pos=str(token))
             if is_locked:
                 _padlock(svg, point[0] + marble_r * 0.9, point[1] - marble_r * 0.9, marble_r * 0.75)
         count = prefield[seat] if seat < len(prefield) and isinstance(prefield[seat], int) else 0
@@ -298,6 +303,7 @@ def render(
                 f"{name}: {text.pair('prefield', count)}",
                 "marble prefield",
                 dashed_ring=False,
+                pos=f"P{seat}",
             )
         if count > 4:
             x, y = board.prefield(seat, 3)
@@ -391,9 +397,12 @@ def _marble(
     classes: str,
     *,
     dashed_ring: bool,
+    pos: str | None = None,
 ) -> None:
+    """One marble; `pos` (data-pos) is its position as the engine's options name it (a ring field, "H<seat>:<slot>",
+    "P<seat>" in a prefield), so the scoresheet's board_pick.js can match a tapped marble to the move taps."""
     x, y = point
-    svg.open_group(class_=classes, data_seat=str(seat))
+    svg.open_group(class_=classes, data_seat=str(seat), data_pos=pos)
     if dashed_ring:
         svg.circle(
             x,

@@ -211,6 +211,7 @@ def _turn_context(request: HttpRequest, sheet: Scoresheet, view: Any, token: str
             "entry": json.dumps(choice.complete, ensure_ascii=False) if choice.complete is not None else "",
             "url": f"{base}?{query}" if choice.continues else "",
             "words": _tap_words(view, sheet, [*path, choice.key]),
+            **_tap_board(view, [*path, choice.key]),
         })
     back = "&".join(f"p={_quote(key)}" for key in path[:-1])
     return {
@@ -235,6 +236,40 @@ def _tap_words(view: Any, sheet: Scoresheet, keys: list[str]) -> str:
     else:
         return ""
     return describe_move(action, view.snapshot or {}, _seat_names(sheet.players), describe_texts(), after=False)
+
+
+def _tap_board(view: Any, keys: list[str]) -> dict[str, str]:
+    """Where a tap's move is on the board (the board's `data-pos`), for static/games/board_pick.js: `from` the
+    marble, `to` its target (a 7's segment, a Trickser's second marble, the start field a marble enters;
+    a Krieger's struck marble is its own target). Empty for a tap that is no marble move (a card, "discarded")."""
+    last = keys[-1] if keys else ""
+    for prefix in ("seg:", "swap:", "strike:", "enter"):
+        index = last.rfind(prefix)
+        if index < 0 or (index and last[index - 1] not in ".:"):
+            continue
+        rest = last[index + len(prefix):]
+        if prefix == "seg:" and ">" in rest:
+            source, target = rest.split(">", 1)
+            return {"pick_from": source, "pick_to": target, "pick_kind": "move"}
+        if prefix == "swap:" and ":" in rest:
+            source, target = rest.split(":", 1)
+            return {"pick_from": source, "pick_to": target, "pick_kind": "swap"}
+        if prefix == "strike:" and rest:
+            return {"pick_from": rest, "pick_to": rest, "pick_kind": "strike"}
+        if prefix == "enter":
+            card = next((key[5:] for key in keys if key.startswith("card:")), "")
+            borrowed = next((key[3:] for key in keys if key.startswith("as:")), "")
+            if rest.startswith(":") and rest[1:].isdigit():
+                seat = int(rest[1:])
+            elif not rest and "engel" not in (card, borrowed) and "." not in last:
+                seat = view.seat
+            else:
+                return {}  # the Engel's plain "enter" (whose marble depends on the seats): the buttons only
+            starts = (view.snapshot or {}).get("starts") or []
+            if isinstance(seat, int) and 0 <= seat < len(starts):
+                return {"pick_from": f"P{seat}", "pick_to": str(starts[seat]), "pick_kind": "enter"}
+        return {}
+    return {}
 
 
 def _quote(value: str) -> str:
