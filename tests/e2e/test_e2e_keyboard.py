@@ -109,8 +109,9 @@ def test_keyboard_only_scoresheet_entry_keeps_focus_and_announces(
             page.wait_for_function("(v) => document.querySelector('#sheet').dataset.version === String(v)",
                                    arg=version + 1)
         else:
-            page.wait_for_function("(d) => (document.querySelector('#sheet').dataset.path || '').split('|').length === d",
-                                   arg=depth + 1)
+            # (an empty path is no step: without the filter the first wait passed before the swap)
+            page.wait_for_function("(d) => (document.querySelector('#sheet').dataset.path || '').split('|')"
+                                   ".filter(Boolean).length === d", arg=depth + 1)
         focused = _focus_after_swap(page)
         # never dropped to <body>: on the next tap to make (the next turn's cards after the entry)
         assert focused and focused["inTaps"] and focused["tag"] in ("a", "button"), (depth, focused, loads)
