@@ -16,6 +16,7 @@ tournament lock never waits for a key row, so no cycle is possible (docs/archite
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import re
 from collections.abc import Callable
@@ -62,6 +63,18 @@ def _bad_key() -> HttpResponse:
                         status=400)
 
 
+def stored_body(response: HttpResponse) -> str:
+    """The answer's text as it is kept for a replay: a compressed answer (the scoresheet's `gzip_page`)
+    is kept uncompressed, and nothing PostgreSQL cannot store in a text column (NUL) gets through."""
+    content = response.content
+    if response.get("Content-Encoding", "") == "gzip":
+        try:
+            content = gzip.decompress(content)
+        except (OSError, EOFError):
+            content = b""
+    return content.decode("utf-8", "replace").replace("\x00", "\ufffd")[:BODY_MAX_CHARS]
+
+
 def honour_idempotency_key(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Wrap a POST view (a function, or a DRF `as_view()`) so that a key makes it run at most once."""
 
@@ -87,7 +100,7 @@ def honour_idempotency_key(view: Callable[..., HttpResponse]) -> Callable[..., H
                 row.status_code = response.status_code
                 row.location = response.get("Location", "")[:500] if 300 <= response.status_code < 400 else ""
                 row.content_type = response.get("Content-Type", "")[:100]
-                row.body = "" if row.location else response.content.decode("utf-8", "replace")[:BODY_MAX_CHARS]
+                row.body = "" if row.location else stored_body(response)
                 row.save(update_fields=["status_code", "location", "content_type", "body"])
                 return response
         except IntegrityError:

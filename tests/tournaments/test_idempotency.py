@@ -74,3 +74,19 @@ def test_a_malformed_key_is_refused(table: Any) -> None:
         str(a.pk): 8, str(b.pk): 1}}, format="json", HTTP_IDEMPOTENCY_KEY="x y")
     assert answer.status_code == 400
     assert not Result.objects.exists()
+
+
+def test_a_compressed_answer_is_kept_as_text_postgresql_can_store() -> None:
+    """The scoresheet page answers gzip-compressed (`gzip_page`): its kept answer is the page's text, not
+    the compressed bytes (whose NUL bytes PostgreSQL refuses: a 500 on every offline tap replayed there)."""
+    import gzip
+
+    from django.http import HttpResponse
+
+    from tournaments.idempotency import stored_body
+
+    page = "<main><p class=\"notice-err\">Stale: the sheet moved on.</p></main>"
+    response = HttpResponse(gzip.compress(page.encode()), content_type="text/html")
+    response["Content-Encoding"] = "gzip"
+    assert stored_body(response) == page
+    assert "\x00" not in stored_body(HttpResponse(b"a\x00b"))
