@@ -221,7 +221,9 @@ class TableRecordsApi(APIView):
                     _("Send the record as a JSON body, a file field `file` or a form field `record`."),
                     http_status=422,
                 )
-        record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source)
+        record = services.record_submit(table=table, actor=request.user, token=token, data=data, source=source,
+                                        depth_checked=source == GameRecord.Source.API
+                                        and getattr(request, "json_depth_checked", False))
         if current_app.conf.task_always_eager:
             record.refresh_from_db(fields=services.VERDICT_FIELDS)  # an eager verification ran on commit
         return Response(record_data(record), status=201)  # with a worker: as stored (pending), no re-read

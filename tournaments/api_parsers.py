@@ -144,6 +144,7 @@ class JsonDepthMiddleware:
         text = request.body.decode("utf-8", "replace")
         limit = settings.API_JSON_MAX_DEPTH
         if not raw_depth_exceeds(text, limit):
+            request.json_depth_checked = True  # a view reading the body as text need not count again
             return None
         message = _("The JSON body is nested more than %(limit)s levels deep.") % {"limit": limit}
         return JsonResponse({"error": {"code": "json_too_deep", "message": message, "details": {"limit": limit}}},

@@ -50,6 +50,18 @@ def lock_tournament(tournament_id: int) -> Tournament:
     return found[0]
 
 
+def lock_tournament_quietly(tournament_id: int) -> None:
+    """Lock the tournament row as `lock_tournament` does, without bumping `public_version`: for a write
+    that changes nothing a public page shows (a game record stored pending, issue 26), so that it keeps
+    the cached pages. One plain `SELECT ... FOR NO KEY UPDATE` (the caller has read the tournament)."""
+    table = connection.ops.quote_name(Tournament._meta.db_table)
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s{lock}", [tournament_id])
+        if cursor.fetchone() is None:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("The tournament does not exist."))
+
+
 def lock_round(round_id: int) -> Round:
     try:
         return Round.objects.select_for_update(no_key=True).get(pk=round_id)
