@@ -293,7 +293,7 @@ GAMES_VERIFY_BATCH_SECONDS = env.float("GAMES_VERIFY_BATCH_SECONDS", default=2.0
 # REST API
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tournaments.api_auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -404,6 +404,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=env.float("TASK_OUTBOX_FLUSH_SECONDS", default=5.0)),
     },
 }
+# A record stored while a verification task of its tournament waits in the queue sends no task of its own:
+# that task's batch takes it (games/verify_burst.py). Off: one task per record, as before issue 26.
+GAMES_VERIFY_COALESCE = env.bool("GAMES_VERIFY_COALESCE", default=True)
 # records_reconcile re-enqueues game records still pending this long after their upload (seconds).
 RECORDS_RECONCILE_AGE_SECONDS = env.int("RECORDS_RECONCILE_AGE_SECONDS", default=120)
 

@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from games import settle
 from games.models import GameRecord, ImportBatch, RecordVerdict
 from games.permissions import can_view_record
-from games.raw_rows import Columns
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Round, Table, Tournament
 from tournaments.permissions import (
@@ -22,6 +21,7 @@ from tournaments.permissions import (
     is_organiser,
     reporting_entrant,
 )
+from tournaments.raw_rows import Columns
 
 
 def _records() -> QuerySet[GameRecord]:

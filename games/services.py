@@ -27,7 +27,6 @@ from games import settle
 from games.bulk_writes import write_fields
 from games.models import GameRecord, ImportBatch, ImportItem, RecordVerdict
 from games.permissions import can_import_records
-from games.raw_rows import Columns
 from games.selectors import result_agrees
 from games.upload_store import upload_write
 from games.variant_check import variant_differences
@@ -52,6 +51,7 @@ from tournaments.models import (
 from tournaments.notifications import addresses_at_table
 from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GameProfile, ProfileError, profile_for
+from tournaments.raw_rows import Columns
 from tournaments.services import result_report_from_record
 from tournaments.services.audit import audit_entry, audit_record, audit_write
 from tournaments.services.locking import (
@@ -434,20 +434,30 @@ def _create_record(
     return record
 
 
-def _enqueue(task_name: str, object_id: int) -> None:
+def _enqueue(task_name: str, object_id: int, *more: Any) -> None:
     """Publish a games task; a broker that is down -> the task outbox (sent when the broker is back,
     `tournaments.task_outbox`); if the database refuses too, `records_reconcile` catches up."""
     from games import tasks
     from tournaments.task_outbox import publish
 
     try:
-        publish(getattr(tasks, task_name), object_id)
+        publish(getattr(tasks, task_name), object_id, *more)
     except Exception:
         logger.exception("Could not enqueue %s(%s)", task_name, object_id)
 
 
-def _enqueue_verify(record_id: int) -> None:
-    transaction.on_commit(lambda: _enqueue("record_verify", record_id))
+def _enqueue_verify(record_id: int, tournament_id: int | None = None) -> None:
+    """Send the record's verification once the transaction commits; with `tournament_id`, none while a
+    task of the tournament is on its way that will take this record too (`verify_burst.wake`)."""
+    from games import verify_burst
+
+    def send() -> None:
+        if tournament_id is None or not verify_burst.coalescing():
+            _enqueue("record_verify", record_id)
+        elif verify_burst.wake(tournament_id):
+            _enqueue("record_verify", record_id, tournament_id)
+
+    transaction.on_commit(send)
 
 
 @transaction.atomic
@@ -480,7 +490,7 @@ def record_submit(
         )
     record = _create_record(tournament=tournament, table=table, parsed=parsed, actor=actor, entrant=entrant,
                             source=source, seated=seated)
-    _enqueue_verify(record.pk)
+    _enqueue_verify(record.pk, tournament.pk)
     return record
 
 

@@ -24,10 +24,12 @@ IMPORT_CHUNK_MAX_WAITS = 20
 @shared_task(name="games.tasks.record_verify", acks_late=True, reject_on_worker_lost=True,
              soft_time_limit=VERIFY_SOFT_TIME_LIMIT, time_limit=VERIFY_SOFT_TIME_LIMIT + 30,
              **DATABASE_RETRY)
-def record_verify(record_id: int) -> str | None:
-    """Verify the record, with the pending records of its tournament it can claim (`games.verify_burst`)."""
+def record_verify(record_id: int, tournament_id: int | None = None) -> str | None:
+    """Verify the record, with the pending records of its tournament it can claim (`games.verify_burst`);
+    `tournament_id` when the task was sent as the tournament's one (`verify_burst.wake`)."""
     try:
-        return verify_burst.record_verify(record_id=int(record_id))
+        return verify_burst.record_verify(record_id=int(record_id),
+                                          tournament_id=None if tournament_id is None else int(tournament_id))
     except TournamentError:
         return None  # the record was deleted meanwhile
     except SoftTimeLimitExceeded:

@@ -22,6 +22,17 @@ with its record verified, whatever happened to the other task.
 
 Elsewhere (SQLite, tasks run eagerly), or with `GAMES_VERIFY_BATCH_RECORDS` = 1, a task verifies its
 record alone (`services.record_verify`).
+
+One task wakes the tournament, not one per record (issue 26): a batch takes every pending record it can
+claim anyway, so a record stored while a task of its tournament waits in the queue sends none (`wake`: a
+key per tournament in the shared cache, added when a task is sent, which carries the tournament's id). A
+task deletes the key first, then claims: a record whose store found the key was committed before the
+key was deleted, so the claim after it sees the record (or another task holds it and verifies it). A
+record stored after the delete adds the key again and sends the next task. A batch that was full may
+have left records behind: it sends one more task, for the newest pending record. With the key's expiry
+(`WAKE_SECONDS`) a lost task costs at most that long before the next stored record sends one again, and
+`records_reconcile` covers the rest as before. Without the shared cache (it fails open) every record
+sends its task, as before; `GAMES_VERIFY_COALESCE` off does the same.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -49,6 +61,54 @@ CLAIM_SPACE = 0x67616D65  # "game"
 CLAIM_WAIT_SECONDS = 30
 # Candidates looked at beyond the claims wanted (ids only): the ones other tasks hold are skipped.
 LOOK_AHEAD = 4
+
+
+WAKE_SECONDS = 60
+
+
+def _wake_key(tournament_id: int) -> str:
+    return f"games:verify-wake:{tournament_id}"
+
+
+def coalescing() -> bool:
+    """Whether the records of a tournament share their verification tasks: on PostgreSQL with batches,
+    tasks run by workers (not eagerly), and `GAMES_VERIFY_COALESCE` on (default)."""
+    from config.celery import app
+
+    return (connection.vendor == "postgresql" and verify_batch_records() > 1 and not app.conf.task_always_eager
+            and bool(getattr(settings, "GAMES_VERIFY_COALESCE", True)))
+
+
+def wake(tournament_id: int) -> bool:
+    """Whether a record just stored in the tournament needs a verification task sent: False only while
+    another task of the tournament is on its way (its key is in the cache); the cache failing says True."""
+    try:
+        return caches["default"].add(_wake_key(tournament_id), 1, WAKE_SECONDS) is not False
+    except Exception:  # noqa: BLE001 - a task too many costs a query; a task too few costs a stall
+        return True
+
+
+def _unwake(tournament_id: int) -> None:
+    """The key deleted before the claim: records stored from now on send the next task themselves."""
+    try:
+        caches["default"].delete(_wake_key(tournament_id))
+    except Exception:  # noqa: BLE001 - the key expires by itself
+        logger.warning("Could not clear the verification key of tournament %s", tournament_id)
+
+
+def _wake_again(tournament_id: int) -> None:
+    """After a full batch: one more task for the newest pending record of the tournament, if any."""
+    from games.tasks import record_verify
+    from tournaments.task_outbox import publish
+
+    try:
+        newest = (GameRecord.objects.filter(tournament_id=tournament_id, status=GameRecord.Status.PENDING,
+                                            batch__isnull=True)
+                  .order_by("-pk").values_list("pk", flat=True).first())
+        if newest is not None and wake(tournament_id):
+            publish(record_verify, newest, tournament_id)
+    except Exception:  # the database, or the broker and its outbox, down: records_reconcile sends it later
+        logger.exception("Could not look for the pending game records of tournament %s", tournament_id)
 
 
 def verify_batch_records() -> int:
@@ -141,16 +201,31 @@ def _replay(own: _Row | None, others: list[_Row], seconds: float) -> dict[int, s
 
 # Background work stores its sentences in English (see services.record_verify).
 @translation.override("en")
-def record_verify(*, record_id: int) -> str:
+def record_verify(*, record_id: int, tournament_id: int | None = None) -> str:
     """Verify a record, and the pending records of its tournament it can claim: the record's status after.
-    Idempotent, as `services.record_verify`."""
+    Idempotent, as `services.record_verify`. `tournament_id`: the task was sent by `wake` (its key is
+    deleted before the claim)."""
     most = verify_batch_records()
     if connection.vendor != "postgresql" or most <= 1:
         return services.record_verify(record_id=record_id).status
+    coalesce = coalescing()
+    if coalesce and tournament_id is not None:
+        _unwake(tournament_id)
+    full: list[int] = []
+    try:
+        return _record_verify_batch(record_id, most, full)
+    finally:
+        if full and coalesce:
+            _wake_again(full[0])
+
+
+def _record_verify_batch(record_id: int, most: int, full: list[int]) -> str:
     with transaction.atomic():
         own, others = _claim(record_id, most - 1)
         if own is None:
             raise TournamentError(ErrorCode.NOT_FOUND, _("The game record does not exist."))
+        if len(others) >= most - 1:  # records may be left behind: `record_verify` sends one more task
+            full.append(own.tournament_id)
         checked = _replay(own if own.claimed else None, others, verify_batch_seconds())
         stored: dict[int, str] = {}
         if checked:

@@ -43,7 +43,7 @@ def test_submit_verify_and_settle_queries_are_pinned(
     record = relabel(random_record(game, variant, seed=1), table)
     queued: list[int] = []
     monkeypatch.setattr(current_app.conf, "task_always_eager", False)
-    monkeypatch.setattr(tasks.record_verify, "delay", queued.append)  # the broker
+    monkeypatch.setattr(tasks.record_verify, "delay", lambda record_id, *_: queued.append(record_id))  # the broker
     client = APIClient()
     token = seated_entrants(table)[0].report_token
     with CaptureQueriesContext(connection) as submit, django_capture_on_commit_callbacks(execute=True):

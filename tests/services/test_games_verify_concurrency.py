@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 def postgres(require_services: None, monkeypatch: pytest.MonkeyPatch) -> None:
     assert connection.vendor == "postgresql"
     # verification is started by hand here, not by the on-commit task
-    monkeypatch.setattr(game_services, "_enqueue_verify", lambda record_id: None)
+    monkeypatch.setattr(game_services, "_enqueue_verify", lambda record_id, *_: None)
 
 
 def _records(tables: int, per_table: int) -> tuple[Any, list[list[int]]]:
