@@ -58,7 +58,9 @@ def _worker_name(index: int) -> str:
 
 def _worker(database_url: str, index: int = 0) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k != "CELERY_TASK_ALWAYS_EAGER"}
-    env.update(DATABASE_URL=database_url, CELERY_TASK_ALWAYS_EAGER="False")
+    # The cache shared with the served app (benchmarks/room.py's prefix): one deployment, so that the
+    # verification tasks coalesce per tournament as in production (games/verify_burst.py).
+    env.update(DATABASE_URL=database_url, CELERY_TASK_ALWAYS_EAGER="False", CACHE_KEY_PREFIX=f"bench-room-{os.getpid()}")
     name = _worker_name(index)
     log = Path(f"/tmp/celery-{name.split('@')[0]}.log")
 

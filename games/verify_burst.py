@@ -63,7 +63,7 @@ CLAIM_WAIT_SECONDS = 30
 LOOK_AHEAD = 4
 
 
-WAKE_SECONDS = 60
+WAKE_SECONDS = 15  # longer than a task waits in a healthy queue; a lost task costs at most this
 
 
 def _wake_key(tournament_id: int) -> str:
