@@ -160,8 +160,6 @@ def postgres_connection_options(options: dict) -> dict:
 
 if DATABASES["default"]["ENGINE"] in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
     DATABASES["default"]["OPTIONS"] = postgres_connection_options(DATABASES["default"].get("OPTIONS", {}))
-    if env.bool("DB_SERVER_SIDE_BINDING", default=False):
-        DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
