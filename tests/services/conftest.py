@@ -18,6 +18,36 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def taki_tournament(tables: int, name: str) -> tuple[Any, list[Any]]:
+    """A 2-seat TAKI tournament with `tables` tables in its published first round: (organiser, tables)."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments import services
+
+    organiser = get_user_model().objects.create_user(f"org-{name}")
+    tournament = services.tournament_create(actor=organiser, name=name, game="taki", variant={"seats": 2})
+    for i in range(tables * 2):
+        services.entrant_register(actor=organiser, tournament=tournament, name=f"{name}{i}",
+                                  player_names=[f"{name}-{i}"])
+    round_ = services.round_publish(actor=organiser,
+                                    round=services.round_generate(actor=organiser, tournament=tournament))
+    return organiser, list(round_.tables.order_by("number"))
+
+
+def taki_submit(organiser: Any, table: Any, seed: int) -> int:
+    """A random legal TAKI record of `table` submitted by the organiser (`games.services.record_submit`): its id."""
+    import json
+    import random
+
+    from games import services as game_services
+    from rules.core.registry import get_engine
+
+    seats = list(table.seats.order_by("position").select_related("entrant"))
+    record = get_engine("taki").random_record({"seats": 2}, random.Random(seed))
+    record["players"] = [{"name": s.entrant.members.get().player.name, "seats": [i]} for i, s in enumerate(seats)]
+    return game_services.record_submit(table=table, actor=organiser, data=json.dumps(record), source="api").pk
+
+
 def worker_database_url() -> str:
     """A postgres:// URL for the test database pytest-django created (the worker must use it too)."""
     from django.db import connection

@@ -6,7 +6,6 @@ once, with one result per table."""
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from collections import Counter
@@ -19,8 +18,7 @@ from django.db import connection
 from games import services as game_services
 from games import verify_burst
 from games.models import GameRecord, RecordVerdict
-from rules.core.registry import get_engine
-from tests.services.conftest import race
+from tests.services.conftest import race, taki_submit, taki_tournament
 from tournaments import services
 from tournaments.models import AuditLog, Result
 
@@ -48,27 +46,9 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
     return counted
 
 
-def _tournament(tables: int, name: str) -> tuple[Any, list[Any]]:
-    organiser = get_user_model().objects.create_user(f"org-{name}")
-    tournament = services.tournament_create(actor=organiser, name=name, game="taki", variant={"seats": 2})
-    for i in range(tables * 2):
-        services.entrant_register(actor=organiser, tournament=tournament, name=f"{name}{i}",
-                                  player_names=[f"{name}-{i}"])
-    round_ = services.round_publish(actor=organiser,
-                                    round=services.round_generate(actor=organiser, tournament=tournament))
-    return organiser, list(round_.tables.order_by("number"))
-
-
-def _submit(organiser: Any, table: Any, seed: int) -> int:
-    seats = list(table.seats.order_by("position").select_related("entrant"))
-    record = get_engine("taki").random_record({"seats": 2}, random.Random(seed))
-    record["players"] = [{"name": s.entrant.members.get().player.name, "seats": [i]} for i, s in enumerate(seats)]
-    return game_services.record_submit(table=table, actor=organiser, data=json.dumps(record), source="api").pk
-
-
 def _records(tables: int, name: str = "burst") -> list[int]:
-    organiser, rows = _tournament(tables, name)
-    return [_submit(organiser, table, seed=n) for n, table in enumerate(rows)]
+    organiser, rows = taki_tournament(tables, name)
+    return [taki_submit(organiser, table, seed=n) for n, table in enumerate(rows)]
 
 
 def _statuses(ids: list[int]) -> list[str]:
@@ -111,9 +91,9 @@ def test_one_task_verifies_the_pending_records_of_its_tournament_it_can_take(
 
 def test_two_records_of_one_table_in_one_batch_settle_it_once(postgres: None, settings: Any) -> None:
     settings.GAMES_VERIFY_BATCH_RECORDS = 8
-    organiser, tables = _tournament(2, "pair")
-    first, second = _submit(organiser, tables[0], seed=1), _submit(organiser, tables[0], seed=2)
-    other = _submit(organiser, tables[1], seed=3)
+    organiser, tables = taki_tournament(2, "pair")
+    first, second = taki_submit(organiser, tables[0], seed=1), taki_submit(organiser, tables[0], seed=2)
+    other = taki_submit(organiser, tables[1], seed=3)
     assert verify_burst.record_verify(record_id=second) == "valid"
     rows = {r.pk: r for r in GameRecord.objects.filter(pk__in=[first, second, other])}
     # in submission order: the first record settles its table, the second finds another result there
