@@ -181,15 +181,6 @@ def _stop(process: subprocess.Popen[bytes] | None) -> None:
 # --- data -------------------------------------------------------------------------------------------
 
 
-def _public_entries(record: dict[str, Any]) -> list[dict[str, Any]]:
-    entries: list[dict[str, Any]] = []
-    for deal in record["deals"]:
-        if "announce" in deal:
-            entries.append({"announce": deal["announce"]})
-        if "exchange" in deal:
-            entries.append({"exchange": deal["exchange"]})
-        entries.extend(deal.get("turns", []))
-    return entries
 
 
 def _tournament(organiser: Any, name: str, tables: int, seed: int) -> tuple[Any, list[dict[str, Any]]]:
@@ -198,6 +189,7 @@ def _tournament(organiser: Any, name: str, tables: int, seed: int) -> tuple[Any,
     from django.db import transaction
 
     from rules.core.registry import get_engine
+    from rules.scoresheet import record_entries
     from tournaments import services
     from tournaments.services.entrants import _register
 
@@ -219,7 +211,7 @@ def _tournament(organiser: Any, name: str, tables: int, seed: int) -> tuple[Any,
         out.append({"table": table.pk, "number": table.number, "token": entrants[0].report_token,
                     "opponent_token": entrants[1].report_token,
                     "entrants": [e.pk for e in entrants], "dealer": record["deals"][0]["dealer"],
-                    "entries": _public_entries(record)})
+                    "entries": record_entries(record)})
     return tournament, out
 
 

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from rules.core.registry import get_engine
-from rules.scoresheet import sheet_add, sheet_start, sheet_view
+from rules.scoresheet import record_entries, sheet_add, sheet_start, sheet_view
 
 ENTRIES_PER_GAME = 400  # most of a game: the end game has the most marbles on the board
 CASES: list[tuple[str, str, dict[str, Any], int]] = [
@@ -27,15 +27,6 @@ CASES: list[tuple[str, str, dict[str, Any], int]] = [
 ]
 
 
-def _entries(record: dict[str, Any]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for deal in record["deals"]:
-        if "announce" in deal:
-            out.append({"announce": deal["announce"]})
-        if "exchange" in deal:
-            out.append({"exchange": deal["exchange"]})
-        out.extend(deal["turns"])
-    return out
 
 
 def _measure(game: str, variant: dict[str, Any], games: int) -> dict[str, Any]:
@@ -48,7 +39,7 @@ def _measure(game: str, variant: dict[str, Any], games: int) -> dict[str, Any]:
             game=game, variant=variant, players=record["players"], dealer=record["deals"][0]["dealer"]
         )
         sheet_view(state)
-        for entry in _entries(record)[:ENTRIES_PER_GAME]:
+        for entry in record_entries(record)[:ENTRIES_PER_GAME]:
             started = time.process_time()
             state = sheet_add(state, entry)
             view = sheet_view(state)

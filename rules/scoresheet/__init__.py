@@ -38,6 +38,7 @@ __all__ = [
     "EntryRefused",
     "SheetView",
     "sheet_add",
+    "record_entries",
     "sheet_correct",
     "sheet_record",
     "sheet_start",
@@ -245,6 +246,20 @@ def _exchange_template(sheet: Sheet) -> dict[str, Any]:
     rules = sheet.rules
     cards = sorted(sheet.cycle.pool())
     return {"exchange": [cards if rules.partner(s) is not None else None for s in range(rules.seats)]}
+
+
+def record_entries(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The entries a table enters to keep `record` on a sheet, in order: per deal its announcements, its
+    exchange, then its turns (the deal's hidden `hands` are never entered). The inverse of `sheet_record`
+    for a record's public part; benchmarks and tests play records through a sheet with it."""
+    entries: list[dict[str, Any]] = []
+    for deal in record.get("deals", []):
+        if "announce" in deal:
+            entries.append({"announce": deal["announce"]})
+        if "exchange" in deal:
+            entries.append({"exchange": deal["exchange"]})
+        entries.extend(deal.get("turns", []))
+    return entries
 
 
 def sheet_add(state: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:

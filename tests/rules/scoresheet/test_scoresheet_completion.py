@@ -25,28 +25,10 @@ import pytest
 
 from rules.core.registry import get_engine
 from rules.core.replay import verify_document
-from rules.scoresheet import EntryRefused, sheet_record
+from rules.scoresheet import EntryRefused, record_entries, sheet_record
 from rules.scoresheet import _rules as rules_for
 from rules.scoresheet.sheet import Sheet, _copy
-
-
-def public_entries(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """What a scorer at the table enters: per deal the announcements and exchange, then the turns."""
-    out: list[dict[str, Any]] = []
-    for deal in record["deals"]:
-        if "announce" in deal:
-            out.append({"announce": deal["announce"]})
-        if "exchange" in deal:
-            out.append({"exchange": deal["exchange"]})
-        out.extend(deal["turns"])
-    return out
-
-
-def same_result(derived: dict[str, Any] | None, claimed: dict[str, Any]) -> bool:
-    assert derived is not None
-    return sorted(derived["winners"]) == sorted(claimed["winners"]) and all(
-        derived.get(k) == v for k, v in claimed.items() if k not in ("winners", "termination")
-    )
+from tests.rules.scoresheet.scoresheet_support import same_result
 
 FAMILIES: dict[str, tuple[str, list[dict[str, Any]]]] = {
     "tac-basic": ("tac", [{}, {"mode": "ffa3"}, {"mode": "2v1"}, {"mode": "coop"}]),
@@ -68,7 +50,7 @@ def enter(game: str, variant: dict[str, Any], seed: int) -> str | None:
               "dealer": original["deals"][0]["dealer"]}
     sheet = Sheet(header, rules_for(header))
     try:
-        for entry in public_entries(original):
+        for entry in record_entries(original):
             sheet.add(entry)
         record = sheet.record()
     except EntryRefused as err:
@@ -168,7 +150,7 @@ def test_a_changed_entry_is_refused_where_it_becomes_impossible(game: str, varia
     refused_somewhere = 0
     for seed in range(int(os.environ.get("SCORESHEET_FUZZ", "12"))):
         original = get_engine(game).random_record(variant, random.Random(seed))
-        entries = public_entries(original)
+        entries = record_entries(original)
         header = {"game": game, "variant": variant, "players": original["players"],
                   "dealer": original["deals"][0]["dealer"]}
         deck = sorted(rules_for(header).deck)
@@ -210,7 +192,7 @@ def test_finish_never_refuses_what_the_sheet_accepted() -> None:
         original = get_engine("tac").random_record({}, random.Random(seed))
         state = sheet_start(game="tac", variant={}, players=original["players"],
                             dealer=original["deals"][0]["dealer"])
-        for entry in public_entries(original):
+        for entry in record_entries(original):
             state = sheet_add(state, entry)
         verdict = verify_document(sheet_record(state))
         assert verdict.valid and verdict.complete and same_result(verdict.result, original["result"])

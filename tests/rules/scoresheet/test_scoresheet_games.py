@@ -16,6 +16,7 @@ from rules.core.registry import get_engine
 from rules.core.replay import verify_document
 from rules.scoresheet import (
     EntryRefused,
+    record_entries,
     sheet_add,
     sheet_record,
     sheet_start,
@@ -23,6 +24,7 @@ from rules.scoresheet import (
 )
 from rules.scoresheet import _rules as rules_for
 from rules.scoresheet.sheet import Sheet
+from tests.rules.scoresheet.scoresheet_support import same_result
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "tac": [{}, {"master": True}, {"mode": "ffa3"}, {"mode": "2v1", "master": True}, {"mode": "coop"},
@@ -34,23 +36,8 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
 GAMES_PER_FAMILY = 50
 
 
-def public_entries(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """What a scorer at the table enters: per deal the announcements and exchange, then the turns."""
-    out: list[dict[str, Any]] = []
-    for deal in record["deals"]:
-        if "announce" in deal:
-            out.append({"announce": deal["announce"]})
-        if "exchange" in deal:
-            out.append({"exchange": deal["exchange"]})
-        out.extend(deal["turns"])
-    return out
 
 
-def same_result(derived: dict[str, Any] | None, claimed: dict[str, Any]) -> bool:
-    assert derived is not None
-    return sorted(derived["winners"]) == sorted(claimed["winners"]) and all(
-        derived.get(k) == v for k, v in claimed.items() if k not in ("winners", "termination")
-    )
 
 
 @pytest.mark.parametrize("game", sorted(VARIANTS))
@@ -63,7 +50,7 @@ def test_random_games_end_in_the_same_verified_record(game: str) -> None:
         header = {"game": game, "variant": variant, "players": original["players"],
                   "dealer": original["deals"][0]["dealer"]}
         sheet = Sheet(header, rules_for(header))  # sheet_add's own path, without the per-call copy
-        for entry in public_entries(original):
+        for entry in record_entries(original):
             sheet.add(entry)
         record = sheet.record()
         verdict = verify_document(record)
@@ -91,7 +78,7 @@ def test_public_interface_offers_every_entry_of_a_game(game: str, variant: dict[
     original = get_engine(game).random_record(variant, random.Random(seed))
     state = sheet_start(game=game, variant=variant, players=original["players"],
                         dealer=original["deals"][0]["dealer"], meta={"event": "club night"})
-    entries = public_entries(original)
+    entries = record_entries(original)
     for k, entry in enumerate(entries[:160]):
         view = sheet_view(state)
         assert view.entries == k and not view.over
@@ -122,7 +109,7 @@ def test_every_master_card_with_its_follow_up_is_offered() -> None:
         header = {"game": "tac", "variant": {"master": True}, "players": original["players"],
                   "dealer": original["deals"][0]["dealer"]}
         sheet = Sheet(header, rules_for(header))
-        for entry in public_entries(original):
+        for entry in record_entries(original):
             card = entry.get("card")
             interesting = card in wanted or "skip" in entry
             if interesting and "discard" not in entry and not (
@@ -140,7 +127,7 @@ def test_a_wrong_entry_is_refused_and_changes_nothing() -> None:
     original = get_engine("tac").random_record({}, random.Random(5))
     state = sheet_start(game="tac", variant={}, players=original["players"],
                         dealer=original["deals"][0]["dealer"])
-    for entry in public_entries(original)[:12]:
+    for entry in record_entries(original)[:12]:
         state = sheet_add(state, entry)
     before = sheet_view(state)
     frozen = repr(state)
@@ -175,7 +162,7 @@ def test_every_offered_option_is_accepted(game: str, variant: dict[str, Any], se
               "dealer": original["deals"][0]["dealer"]}
     sheet = Sheet(header, rules_for(header))
     rng = random.Random(seed)
-    for entry in public_entries(original)[:150]:
+    for entry in record_entries(original)[:150]:
         if "seat" in entry:
             options = sheet.rules.options(sheet.state, entry["seat"])
             for option in rng.sample(options, min(len(options), 3)):
@@ -185,3 +172,14 @@ def test_every_offered_option_is_accepted(game: str, variant: dict[str, Any], se
                 except EntryRefused as refused:
                     assert refused.code in ("must_play", "false_announcement"), (option, refused.message)
         sheet.add(entry)
+
+
+def test_record_entries_are_the_inverse_of_sheet_record() -> None:
+    """The entries of a record, entered on a sheet, give back the record's public part."""
+    original = get_engine("tac").random_record({}, random.Random(7))
+    state = sheet_start(game="tac", variant={}, players=original["players"], dealer=original["deals"][0]["dealer"])
+    entries = record_entries(original)
+    assert entries[0] == {"announce": original["deals"][0]["announce"]}
+    for entry in entries:
+        state = sheet_add(state, entry)
+    assert record_entries(sheet_record(state)) == entries
