@@ -60,3 +60,19 @@ def seated_entrants(table: Table) -> list[Entrant]:
 @pytest.fixture
 def tac(organiser: Any) -> Tournament:
     return make_tournament(organiser)
+
+
+def play_all_rounds(organiser: Any, tournament: Tournament) -> None:
+    """Generate, publish and play every round the tournament offers; the better seed wins 8:4."""
+    from tournaments.services.rounds import next_round_possible
+
+    while True:
+        tournament.refresh_from_db()
+        if not next_round_possible(tournament):
+            break
+        round_ = services.round_publish(actor=organiser,
+                                        round=services.round_generate(actor=organiser, tournament=tournament))
+        for table in round_.tables.filter(is_bye=False).order_by("number"):
+            seats = sorted(table.seats.select_related("entrant"), key=lambda s: s.entrant.seed)
+            services.result_override(actor=organiser, table=table,
+                                     scores={s.entrant_id: 8 if i == 0 else 4 for i, s in enumerate(seats)})

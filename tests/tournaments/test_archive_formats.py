@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.conftest import make_tournament, play_all_rounds
 from tests.tournaments.test_archive import _standings_csv, assert_each_refused_whole
 from tournaments import services
 from tournaments.archive import (
@@ -28,24 +28,16 @@ from tournaments.models import Entrant, Registration, Result, Table, Tournament
 from tournaments.pairing import group_draw
 from tournaments.registration import services as signup
 from tournaments.services.groups import SEED_MAX, groups_draw
-from tournaments.services.rounds import next_round_possible
 
 pytestmark = pytest.mark.django_db
 
 
-def _play_all(organiser: Any, tournament: Tournament) -> None:
-    """Generate, publish and play every round the tournament offers; the better seed wins 8:4."""
-    while True:
-        tournament.refresh_from_db()
-        if not next_round_possible(tournament):
-            break
-        round_ = services.round_publish(actor=organiser,
-                                        round=services.round_generate(actor=organiser, tournament=tournament))
-        for table in round_.tables.filter(is_bye=False).order_by("number"):
-            seats = sorted(table.seats.select_related("entrant"), key=lambda s: s.entrant.seed)
-            services.result_override(actor=organiser, table=table,
-                                     scores={s.entrant_id: 8 if i == 0 else 4 for i, s in enumerate(seats)})
+def _played(organiser: Any, tournament: Tournament) -> None:
+    """Every round played (`play_all_rounds`), then the standings."""
+    play_all_rounds(organiser, tournament)
     services.standings_recompute(tournament_id=tournament.pk)
+
+
 
 
 def _normalised(document: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +98,7 @@ def _round_trip(organiser: Any, client: Any, original: Tournament, pages: tuple[
 def test_double_elimination_rolling_round_trip(organiser: Any, client: Any) -> None:
     original = make_tournament(organiser, entrants=6, format="knockout", knockout_style="double",
                                grand_final_reset=False, rolling_rounds=True, bye_tiebreak="virtual_opponent")
-    _play_all(organiser, original)
+    _played(organiser, original)
     keys = sorted(Table.objects.filter(round__tournament=original).exclude(bracket_key="")
                   .values_list("bracket_key", flat=True))
     assert "GF" in keys and any(k.startswith("L") for k in keys)
@@ -129,7 +121,7 @@ def test_groups_with_a_group_draw_round_trip(organiser: Any, client: Any) -> Non
     for entrant in original.entrants.exclude(pk=absent.pk):
         services.entrant_check_in(actor=organiser, entrant=entrant)
     original = groups_draw(actor=organiser, tournament=original, method="snake", by="seed", seed=4711)
-    _play_all(organiser, original)
+    _played(organiser, original)
     copy_ = _round_trip(organiser, client, original, ("", "standings/", "bracket/"))
     draw = copy_.group_draw
     assert (draw["method"], draw["by"], draw["seed"], draw["drawn_at"]) == (

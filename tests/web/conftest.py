@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Entrant, Player, Round, Tournament
+from tournaments.models import Entrant, Player, Round, StandingRow, Tournament
 from tournaments.services.entrants import entrant_register
 from tournaments.services.rounds import round_generate, round_publish
 from tournaments.services.tournaments import tournament_create
@@ -60,3 +60,17 @@ def _user_playing_for(entrant: Entrant, username: str) -> Any:
     player.user = user
     player.save(update_fields=["user"])
     return user
+
+
+def with_standings(tournament: Tournament, extra: int = 0) -> Tournament:
+    """Standings rows for the tournament's entrants (and `extra` more entrants), ranked by seed."""
+    for index in range(extra):
+        Entrant.objects.create(tournament=tournament, name=f"Extra {index:03d}")
+    entrants = list(tournament.entrants.order_by("pk"))
+    StandingRow.objects.bulk_create(
+        StandingRow(tournament=tournament, entrant=entrant, rank=rank, games_played=1,
+                    values={"match_points": float(len(entrants) - rank)}, results_version=1)
+        for rank, entrant in enumerate(entrants, start=1))
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=1, standings_version=1)
+    return Tournament.objects.get(pk=tournament.pk)
+

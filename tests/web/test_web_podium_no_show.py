@@ -9,10 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.conftest import make_tournament, play_all_rounds
 from tournaments import services
-from tournaments.models import StandingRow, Tournament
-from tournaments.services.rounds import next_round_possible
+from tournaments.models import StandingRow
 from tournaments.views.page_data import podium
 
 pytestmark = pytest.mark.django_db
@@ -23,17 +22,6 @@ def organiser(db: Any) -> Any:
     return get_user_model().objects.create_user("org", password="org-password-1")
 
 
-def _play_all(organiser: Any, tournament: Tournament) -> None:
-    while True:
-        tournament.refresh_from_db()
-        if not next_round_possible(tournament):
-            break
-        round_ = services.round_publish(actor=organiser,
-                                        round=services.round_generate(actor=organiser, tournament=tournament))
-        for table in round_.tables.filter(is_bye=False).order_by("number"):
-            seats = sorted(table.seats.select_related("entrant"), key=lambda s: s.entrant.seed)
-            services.result_override(actor=organiser, table=table,
-                                     scores={s.entrant_id: 8 if i == 0 else 4 for i, s in enumerate(seats)})
 
 
 @pytest.mark.parametrize("settings_", [
@@ -50,7 +38,7 @@ def test_a_no_show_is_not_on_the_podium(organiser: Any, settings_: dict[str, Any
     for entrant in t.entrants.exclude(pk=no_show.pk):
         services.entrant_check_in(actor=organiser, entrant=entrant)
     with django_capture_on_commit_callbacks(execute=True):
-        _play_all(organiser, t)
+        play_all_rounds(organiser, t)
         services.tournament_finish(actor=organiser, tournament=t)
     services.standings_recompute(tournament_id=t.pk)
     t.refresh_from_db()

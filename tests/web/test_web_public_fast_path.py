@@ -13,6 +13,7 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
+from tests.web.conftest import with_standings
 from tournaments import public_fast_path
 from tournaments.api_throttles import ApiRateThrottle
 from tournaments.models import Entrant, StandingRow, Tournament
@@ -41,14 +42,6 @@ def served_fast(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return served
 
 
-def _ranked(tournament: Tournament) -> Tournament:
-    entrants = list(tournament.entrants.order_by("pk"))
-    StandingRow.objects.bulk_create(
-        StandingRow(tournament=tournament, entrant=entrant, rank=rank, games_played=1,
-                    values={"match_points": float(len(entrants) - rank)}, results_version=1)
-        for rank, entrant in enumerate(entrants, start=1))
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=1, standings_version=1)
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def _urls(tournament: Tournament) -> list[str]:
@@ -58,7 +51,7 @@ def _urls(tournament: Tournament) -> list[str]:
 def test_a_repeated_anonymous_read_is_served_fast_with_the_same_answer_and_validators(
     tac_tournament: Tournament, served_fast: list[str]
 ) -> None:
-    tournament = _ranked(tac_tournament)
+    tournament = with_standings(tac_tournament)
     for url in _urls(tournament):
         first = Client().get(url)
         again = Client().get(url)
@@ -78,7 +71,7 @@ def test_a_repeated_anonymous_read_is_served_fast_with_the_same_answer_and_valid
 def test_a_private_tournament_is_never_served_fast(
     tac_tournament: Tournament, organiser: Any, served_fast: list[str]
 ) -> None:
-    tournament = _ranked(tac_tournament)
+    tournament = with_standings(tac_tournament)
     for url in _urls(tournament):
         assert Client().get(url).status_code == 200
         Client().get(url)
@@ -99,7 +92,7 @@ def test_a_private_tournament_is_never_served_fast(
 
 
 def test_an_answer_of_an_older_version_is_never_served(tac_tournament: Tournament, served_fast: list[str]) -> None:
-    tournament = _ranked(tac_tournament)
+    tournament = with_standings(tac_tournament)
     for url in _urls(tournament):
         Client().get(url)
     leader = tournament.standing_rows.get(rank=1).entrant
@@ -118,7 +111,7 @@ def test_an_answer_of_an_older_version_is_never_served(tac_tournament: Tournamen
 def test_a_reader_with_a_session_or_a_token_is_not_served_fast(
     tac_tournament: Tournament, organiser: Any, served_fast: list[str]
 ) -> None:
-    tournament = _ranked(tac_tournament)
+    tournament = with_standings(tac_tournament)
     for url in _urls(tournament):
         Client().get(url)
         logged_in = Client()
@@ -134,7 +127,7 @@ def test_fast_reads_still_count_in_the_halls_throttle(
 ) -> None:
     monkeypatch.setattr(ApiRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "4/min", "report_token": "2/min",
                                                             "anon_read": "5/min"})
-    tournament = _ranked(tac_tournament)
+    tournament = with_standings(tac_tournament)
     url = f"/api/tournaments/{tournament.slug}/standings/"
     statuses = [Client(REMOTE_ADDR="192.0.2.20").get(url).status_code for _ in range(7)]
     assert statuses == [200] * 5 + [429] * 2
@@ -143,7 +136,7 @@ def test_fast_reads_still_count_in_the_halls_throttle(
 
 
 def test_each_language_gets_its_own_answer(tac_tournament: Tournament, served_fast: list[str]) -> None:
-    tournament = _ranked(tac_tournament)
+    tournament = with_standings(tac_tournament)
     url = reverse("web:standings", args=[tournament.slug])
     english = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
     german = Client().get(url, HTTP_ACCEPT_LANGUAGE="de")

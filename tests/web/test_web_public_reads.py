@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tournaments.models import Entrant, StandingRow, Tournament
+from tests.web.conftest import with_standings
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -24,17 +25,6 @@ def _empty_cache() -> None:
     cache.clear()
 
 
-def _with_standings(tournament: Tournament, extra: int = 0) -> Tournament:
-    """Standings rows for the tournament's entrants (and `extra` more entrants), ranked by seed."""
-    for index in range(extra):
-        Entrant.objects.create(tournament=tournament, name=f"Extra {index:03d}")
-    entrants = list(tournament.entrants.order_by("pk"))
-    StandingRow.objects.bulk_create(
-        StandingRow(tournament=tournament, entrant=entrant, rank=rank, games_played=1,
-                    values={"match_points": float(len(entrants) - rank)}, results_version=1)
-        for rank, entrant in enumerate(entrants, start=1))
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=1, standings_version=1)
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def _urls(tournament: Tournament) -> list[str]:
@@ -44,7 +34,7 @@ def _urls(tournament: Tournament) -> list[str]:
 
 @pytest.mark.parametrize("cookies", [False, True], ids=["without-cookies", "with-cookies"])
 def test_an_anonymous_reader_gets_304_with_or_without_cookies(tac_tournament: Tournament, cookies: bool) -> None:
-    tournament = _with_standings(tac_tournament)
+    tournament = with_standings(tac_tournament)
     for url in _urls(tournament):
         client = Client()
         if cookies:
@@ -80,7 +70,7 @@ def test_the_language_switcher_works_without_a_token(tac_tournament: Tournament)
 def test_public_pages_may_be_reused_a_few_seconds(tac_tournament: Tournament, settings: Any) -> None:
     settings.PUBLIC_CACHE_MAX_AGE = 7
     settings.PUBLIC_CACHE_STALE_WHILE_REVALIDATE = 20
-    tournament = _with_standings(tac_tournament)
+    tournament = with_standings(tac_tournament)
     for url in _urls(tournament):
         control = Client().get(url)["Cache-Control"]
         assert {part.strip() for part in control.split(",")} == {"public", "max-age=7", "stale-while-revalidate=20"}
@@ -88,7 +78,7 @@ def test_public_pages_may_be_reused_a_few_seconds(tac_tournament: Tournament, se
 
 def test_logged_in_and_private_pages_are_never_public(tac_tournament: Tournament, stranger: Any, organiser: Any
                                                       ) -> None:
-    tournament = _with_standings(tac_tournament)
+    tournament = with_standings(tac_tournament)
     logged_in = Client()
     logged_in.force_login(stranger)
     api = APIClient()
@@ -115,7 +105,7 @@ def test_logged_in_and_private_pages_are_never_public(tac_tournament: Tournament
 
 
 def test_the_json_etag_does_not_vary_with_accept(tac_tournament: Tournament) -> None:
-    tournament = _with_standings(tac_tournament)
+    tournament = with_standings(tac_tournament)
     url = f"/api/tournaments/{tournament.slug}/standings/"
     etags = set()
     for accept in ("application/json", "*/*", "application/json, text/plain, */*", None):
@@ -131,7 +121,7 @@ def test_the_json_etag_does_not_vary_with_accept(tac_tournament: Tournament) -> 
 
 
 def test_the_json_standings_come_in_pages(tac_tournament: Tournament) -> None:
-    tournament = _with_standings(tac_tournament, extra=21)  # 25 rows
+    tournament = with_standings(tac_tournament, extra=21)  # 25 rows
     url = f"/api/tournaments/{tournament.slug}/standings/"
     api = APIClient()
     whole = api.get(url).json()
@@ -152,7 +142,7 @@ def test_the_json_standings_come_in_pages(tac_tournament: Tournament) -> None:
                                    {"page_size": "0"}, {"page_size": "501"}, {"page_size": "1e3"},
                                    {"page": "99999999999999999999"}])
 def test_a_page_out_of_bounds_is_a_clear_400(tac_tournament: Tournament, query: dict[str, str]) -> None:
-    tournament = _with_standings(tac_tournament, extra=21)
+    tournament = with_standings(tac_tournament, extra=21)
     response = APIClient().get(f"/api/tournaments/{tournament.slug}/standings/", query)
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid_input"
@@ -161,7 +151,7 @@ def test_a_page_out_of_bounds_is_a_clear_400(tac_tournament: Tournament, query: 
 def test_the_json_standings_are_served_from_the_cache_without_a_model_per_row(
     tac_tournament: Tournament, django_assert_num_queries: Any
 ) -> None:
-    tournament = _with_standings(tac_tournament, extra=21)
+    tournament = with_standings(tac_tournament, extra=21)
     url = f"/api/tournaments/{tournament.slug}/standings/"
     client = Client()
     with CaptureQueriesContext(connection) as first:
