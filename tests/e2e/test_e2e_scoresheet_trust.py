@@ -13,19 +13,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_e2e_organiser import browser_page  # noqa: F401  (the fixture)
+from tests.e2e.test_e2e_scoresheet import _version, _wait_path, _wait_version
 from tests.games.conftest import random_record, relabel
 from tests.games.scoresheet_support import public_entries
-
-
-def _version(page: Any) -> int:
-    return int(page.locator("#sheet").get_attribute("data-version") or 0)
-
-
-def _wait_version(page: Any, version: int) -> None:
-    page.wait_for_function(
-        "(v) => document.querySelector('#sheet') && document.querySelector('#sheet').dataset.version === String(v)",
-        arg=version,
-    )
 
 
 def _tap_entry(page: Any, entry: dict[str, Any], language: str) -> None:
@@ -42,9 +32,7 @@ def _tap_entry(page: Any, entry: dict[str, Any], language: str) -> None:
             tap = page.locator("button[data-testid=tap]").filter(has_text=re.compile(f"^\\s*{re.escape(step.label)}"))
         tap.first.click()
         if depth < len(steps) - 1:
-            page.wait_for_function(
-                "(d) => { const p = document.querySelector('#sheet').dataset.path; "
-                "return (p ? p.split('|').length : 0) === d; }", arg=depth + 1)
+            _wait_path(page, depth + 1)
 
 
 def _setup(organiser_name: str, game_variant: dict[str, Any], seed: int, upto: int | None, *, mutate: Any = None

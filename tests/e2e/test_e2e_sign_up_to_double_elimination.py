@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_e2e_organiser import PASSWORD, browser_page  # noqa: F401 (fixture)
-from tests.e2e.test_e2e_sign_up_to_podium import _fits
+from tests.e2e.test_e2e_sign_up_to_podium import _fits, open_sign_up, sign_up
 
 # Who wins a table: the stronger team, except that Spätzünder loses its first knockout table (W1), comes
 # back through the losers' bracket, wins the grand final (so the reset is played) and loses the reset:
@@ -60,34 +60,15 @@ def test_sign_up_to_double_elimination_podium_on_a_phone(live_server: Any, brows
     visitor.set_default_timeout(15_000)
 
     # The organiser opens sign-up: approval required, 9 places (8 taken).
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/t/{slug}/manage/")
-    page.click("text=Sign-up and check-in desk")
-    page.check("#id_registration_open")
-    page.check("#id_registration_approval")
-    page.fill("#id_entry_limit", "9")
-    page.click("main form button[type=submit] >> text=Save")
-    assert "Sign-up settings saved." in page.content()
-    assert "8 of 9 places taken." in page.inner_text("main")
+    open_sign_up(page, base, slug, limit=9, taken=8)
 
-    def sign_up(name: str, email: str, players: tuple[str, str]) -> str:
-        visitor.goto(f"{base}/t/{slug}/sign-up/")
-        visitor.fill("#id_name", name)
-        visitor.fill("#id_email", email)
-        visitor.fill("#id_player_1", players[0])
-        visitor.fill("#id_player_2", players[1])
-        assert _fits(visitor)
-        visitor.click("main form button[type=submit]")
-        visitor.wait_for_url(f"**/t/{slug}/sign-up/*/")
+    def signed_up(name: str, email: str, players: tuple[str, str]) -> str:
+        url = sign_up(visitor, base, slug, name, email, players)
         assert "The organisers approve each sign-up" in visitor.inner_text("#registration-state")
-        return visitor.url
+        return url
 
-    kugel_url = sign_up("Kugelblitz", "kugel@example.org", ("Anna", "Ben"))
-    spaet_url = sign_up("Spätzünder", "spaet@example.org", ("Cleo", "Dan"))
+    kugel_url = signed_up("Kugelblitz", "kugel@example.org", ("Anna", "Ben"))
+    spaet_url = signed_up("Spätzünder", "spaet@example.org", ("Cleo", "Dan"))
 
     # The organiser approves both: the first takes the last place, the second waits.
     page.reload()

@@ -28,6 +28,39 @@ def _fits(page: Any) -> bool:
     return bool(page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"))
 
 
+def open_sign_up(page: Any, base: str, slug: str, limit: int, taken: int) -> None:
+    """The organiser logs in and opens sign-up with approval and `limit` places; the page says so."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", "organiser")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    page.goto(f"{base}/t/{slug}/manage/")
+    page.click("text=Sign-up and check-in desk")
+    page.check("#id_registration_open")
+    page.check("#id_registration_approval")
+    page.fill("#id_entry_limit", str(limit))
+    page.click("main form button[type=submit] >> text=Save")
+    assert "Sign-up settings saved." in page.content()
+    assert f"{taken} of {limit} places taken." in page.inner_text("main")
+
+
+def sign_up(visitor: Any, base: str, slug: str, name: str, email: str, players: tuple[str, str],
+            *, screenshot: str | None = None) -> str:
+    """A team signs up on the public page (fits the phone's width): the address of its status page."""
+    visitor.goto(f"{base}/t/{slug}/sign-up/")
+    visitor.fill("#id_name", name)
+    visitor.fill("#id_email", email)
+    visitor.fill("#id_player_1", players[0])
+    visitor.fill("#id_player_2", players[1])
+    if screenshot:
+        visitor.screenshot(path=screenshot, full_page=True)
+    assert _fits(visitor)
+    visitor.click("main form button[type=submit]")
+    visitor.wait_for_url(f"**/t/{slug}/sign-up/*/")
+    return str(visitor.url)
+
+
 @pytest.mark.e2e
 @pytest.mark.django_db(transaction=True)
 def test_sign_up_waiting_list_check_in_group_draw_podium(live_server: Any, browser_page: Any) -> None:  # noqa: F811
@@ -49,37 +82,12 @@ def test_sign_up_waiting_list_check_in_group_draw_podium(live_server: Any, brows
     visitor.set_default_timeout(15_000)
 
     # The organiser opens sign-up: approval required, 5 places (4 taken).
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/t/{slug}/manage/")
-    page.click("text=Sign-up and check-in desk")
-    page.check("#id_registration_open")
-    page.check("#id_registration_approval")
-    page.fill("#id_entry_limit", "5")
-    page.click("main form button[type=submit] >> text=Save")
-    assert "Sign-up settings saved." in page.content()
-    assert "4 of 5 places taken." in page.inner_text("main")
+    open_sign_up(page, base, slug, limit=5, taken=4)
 
-    def sign_up(name: str, email: str, players: tuple[str, str]) -> None:
-        visitor.goto(f"{base}/t/{slug}/sign-up/")
-        visitor.fill("#id_name", name)
-        visitor.fill("#id_email", email)
-        visitor.fill("#id_player_1", players[0])
-        visitor.fill("#id_player_2", players[1])
-        if shots and name == "Kugelblitz":
-            visitor.screenshot(path=f"{shots}/sign-up-form-390.png", full_page=True)
-        assert _fits(visitor)
-        visitor.click("main form button[type=submit]")
-        visitor.wait_for_url(f"**/t/{slug}/sign-up/*/")
-
-    sign_up("Kugelblitz", "kugel@example.org", ("Anna", "Ben"))
+    kugel_url = sign_up(visitor, base, slug, "Kugelblitz", "kugel@example.org", ("Anna", "Ben"),
+                        screenshot=f"{shots}/sign-up-form-390.png" if shots else None)
     assert "The organisers approve each sign-up" in visitor.inner_text("#registration-state")
-    kugel_url = visitor.url
-    sign_up("Spätzünder", "spaet@example.org", ("Cleo", "Dan"))
-    spaet_url = visitor.url
+    spaet_url = sign_up(visitor, base, slug, "Spätzünder", "spaet@example.org", ("Cleo", "Dan"))
     if shots:
         visitor.screenshot(path=f"{shots}/sign-up-status-390.png", full_page=True)
     assert _fits(visitor)
