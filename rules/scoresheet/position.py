@@ -11,7 +11,8 @@ after checking them against the state (format, code, digest, number and last ent
 
 The bytes are a pickle: restore only bytes this code dumped into a store you trust (the app's own
 cache). They leave out what the state already holds (the entries, which the deals' turns are rebuilt
-from) and keep the last digests only, so they grow with the running deal, not with the game. Bytes of
+from) and keep the last digests only; of a closed deal they keep only what the record takes from it (each
+hand as dealt), not its discard checks and hidden-card bookkeeping, which served while it ran. Bytes of
 other code (``CODE``: a digest of the rules package's sources) are refused, never half used.
 
 >>> from rules.scoresheet import sheet_add, sheet_start
@@ -37,9 +38,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rules.cards.hidden import Cycle, HiddenHand
 from rules.scoresheet.sheet import SHEET_FORMAT, Sheet, _hit, header_of, load, remember
 
-POSITION_FORMAT = "scoresheet-position/1"
+POSITION_FORMAT = "scoresheet-position/2"
 DIGESTS_KEPT = 4  # enough for an undo or two; an older state is replayed (and cached) again
 
 
@@ -134,6 +136,14 @@ class _Unpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
+def _dealt_hand(hand: tuple[int, list[str]], cycle: Cycle) -> HiddenHand:
+    """A closed deal's hand as the record takes it (`DealLog.dealt`): the cards that left it, none hidden."""
+    origin, cards = hand
+    out = HiddenHand(origin, 0, cycle)
+    out.played = list(cards)
+    return out
+
+
 def position_dump(state: Mapping[str, Any]) -> bytes:
     """The position after the state's entries as bytes (replayed first if this process does not hold it)."""
     from rules.scoresheet import _rules  # the rules adapters, as the package loads them
@@ -145,13 +155,17 @@ def position_dump(state: Mapping[str, Any]) -> bytes:
     sheet.entries = []
     sheet.digests = sheet.digests[-DIGESTS_KEPT:]
     deals = []
-    for deal in sheet.deals:  # the turns are entries of the state: rebuilt from their indexes
+    dealt: dict[int, list[tuple[int, list[str]] | None]] = {}
+    for index, deal in enumerate(sheet.deals):  # the turns are entries of the state: rebuilt from their indexes
         light = copy.copy(deal)
         light.turns = []
+        if deal.closed and index < len(sheet.deals) - 1:
+            dealt[index] = [None if h is None else (h.origin, h.played + h.known()) for h in deal.hands]
+            light.hands, light.discards, light.fill = [], [], None
         deals.append(light)
     sheet.deals = deals
     out = io.BytesIO()
-    _Pickler(out, _shared(sheet.rules)).dump((POSITION_FORMAT, code(), count, sheet))
+    _Pickler(out, _shared(sheet.rules)).dump((POSITION_FORMAT, code(), count, sheet, dealt))
     return out.getvalue()
 
 
@@ -166,10 +180,12 @@ def position_restore(state: Mapping[str, Any], blob: bytes | None) -> bool:
         return False
     try:
         shared = _shared(_rules(header_of(state)))
-        form, made_by, count, sheet = _Unpickler(io.BytesIO(blob), shared).load()  # bytes this code dumped
+        form, made_by, count, sheet, dealt = _Unpickler(io.BytesIO(blob), shared).load()  # bytes this code dumped
     except Exception:  # noqa: BLE001 - anything unreadable (or a header the rules refuse) is no position
         return False
     if form != POSITION_FORMAT or made_by != code() or not isinstance(sheet, Sheet) or count != len(entries):
+        return False
+    if not isinstance(dealt, dict) or any(not isinstance(i, int) or not 0 <= i < len(sheet.deals) for i in dealt):
         return False
     if not sheet.digests or sheet.digests[-1] != digest:
         return False
@@ -178,6 +194,8 @@ def position_restore(state: Mapping[str, Any], blob: bytes | None) -> bool:
         return False
     for deal in sheet.deals:
         deal.turns = [entries[i] for i in deal.turn_entries]
+    for index, hands in dealt.items():
+        sheet.deals[index].hands = [None if h is None else _dealt_hand(h, sheet.cycle) for h in hands]
     sheet.entries = list(entries)
     remember(sheet)
     return True
