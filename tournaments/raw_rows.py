@@ -19,10 +19,11 @@ from django.db.models import Model
 class Columns:
     """The concrete columns of `model` under a table alias, and how to build an instance from them."""
 
-    def __init__(self, model: type[Model], alias: str) -> None:
+    def __init__(self, model: type[Model], alias: str, *, defer: tuple[str, ...] = ()) -> None:
         self.model = model
         self.alias = alias
-        self.fields = list(model._meta.concrete_fields)
+        # `defer`: fields left unread, deferred on the instance as `QuerySet.defer` leaves them
+        self.fields = [field for field in model._meta.concrete_fields if field.name not in defer]
         self.names = [field.attname for field in self.fields]
         self._converters: list[list[Callable[..., Any]]] | None = None
         self._columns: list[Any] = []
@@ -52,3 +53,7 @@ class Columns:
                 value = convert(value, column, connection)
             converted.append(value)
         return self.model.from_db(connection.alias, self.names, converted)
+
+    def build_or_none(self, values: Sequence[Any]) -> Model | None:
+        """As `build`, or None for the all-NULL columns of a LEFT JOIN that found no row."""
+        return None if values[0] is None else self.build(values)
