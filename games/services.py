@@ -54,7 +54,7 @@ from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GameProfile, ProfileError, profile_for
 from tournaments.raw_rows import Columns
 from tournaments.services import result_report_from_record
-from tournaments.services.audit import audit_entry, audit_record, audit_write
+from tournaments.services.audit import audit_entry, audit_insert_with, audit_record, audit_write
 from tournaments.services.locking import (
     TableLocks,
     lock_tournament,
@@ -418,20 +418,22 @@ def _create_record(
     try:
         # No savepoint: the callers' own atomic block (record_submit, _import_one) rolls back on the error.
         with transaction.atomic(savepoint=False):
-            record = GameRecord.objects.create(
+            record = GameRecord(
                 tournament=tournament, table=table,
                 submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
                 submitted_for=entrant, source=source, batch=batch, raw=parsed.text, sha256=parsed.sha256,
                 game=tournament.game, variant=variant if isinstance(variant, dict) else {},
                 seat_entrants=seat_entrants,
             )
+            # the record and its audit row in one statement (PostgreSQL): neither if the record is a duplicate
+            audit_insert_with(record, action="game_record_submitted", tournament=tournament, actor=actor,
+                              actor_entrant=entrant,
+                              data={"table": table.pk, "source": source, "sha256": parsed.sha256})
     except IntegrityError as exc:
         raise TournamentError(
             ErrorCode.RECORD_DUPLICATE,
             _("This record was already submitted for this table."),
         ) from exc
-    audit_record(action="game_record_submitted", tournament=tournament, obj=record, actor=actor,
-                 actor_entrant=entrant, data={"table": table.pk, "source": source, "sha256": parsed.sha256})
     return record
 
 
