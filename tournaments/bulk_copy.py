@@ -5,8 +5,9 @@ rows of several models per chunk).
 `copy_insert` prepares every value as an INSERT would (the model fields' `pre_save` and
 `get_db_prep_save`); the database checks the constraints and fires the triggers as for an INSERT. With
 `ids=True` the rows' ids are taken from the table's sequence first (one query) and set on the objects;
-otherwise the database fills them in and the objects keep none. Below `COPY_MIN_ROWS` rows, and on other
-databases, it is `bulk_create`.
+otherwise the database fills them in and the objects keep none. Below `COPY_MIN_ROWS` rows it is one
+`INSERT ... VALUES` written once per model and row count (the ids set on the objects, as `bulk_create`
+does); on other databases, `bulk_create`.
 """
 
 from __future__ import annotations
@@ -62,13 +63,59 @@ def prepared_rows(fields: Sequence[models.Field[Any, Any]], objs: Sequence[model
     return rows
 
 
+_INSERT_SQL: dict[tuple[type[models.Model], int], tuple[str, list[models.Field[Any, Any]]]] = {}
+
+
+def _plain_fields(model: type[models.Model]) -> list[models.Field[Any, Any]] | None:
+    """The columns an INSERT of `model` writes (all but the primary key), or None when a field takes
+    its value from the database (`db_default`, `db_returning`): `bulk_create` handles those."""
+    pk = model._meta.pk
+    fields = [field for field in model._meta.concrete_fields if field is not pk]
+    if any(field.has_db_default() or getattr(field, "db_returning", False) for field in fields):
+        return None
+    return fields
+
+
+def _insert_rows(model: type[M], objs: Sequence[M]) -> None:
+    """A few new rows in one `INSERT ... VALUES ... RETURNING` id, the SQL written once per model and
+    row count: what `bulk_create` sends, without compiling it for every call (a batch of verified
+    records inserts its results, their scores and audit rows, a few rows each; issue 26, third pass)."""
+    fields = _plain_fields(model)
+    if fields is None or any(obj.pk is not None for obj in objs):
+        model._default_manager.bulk_create(list(objs))
+        return
+    key = (model, len(objs))
+    if key not in _INSERT_SQL:
+        quote = connection.ops.quote_name
+        pk = model._meta.pk
+        assert pk is not None
+        row = f"({', '.join(['%s'] * len(fields))})"
+        _INSERT_SQL[key] = (
+            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+            f"VALUES {', '.join([row] * len(objs))} RETURNING {quote(pk.column)}", fields)
+    sql, fields = _INSERT_SQL[key]
+    for obj in objs:
+        obj._prepare_related_fields_for_save(operation_name="bulk_create")
+    params = [value for row_values in prepared_rows(fields, objs) for value in row_values]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for obj, (obj_id,) in zip(objs, cursor.fetchall(), strict=True):
+            obj.pk = obj_id
+    for obj in objs:
+        obj._state.adding = False
+        obj._state.db = connection.alias
+
+
 def copy_insert(model: type[M], objs: Sequence[M], *, ids: bool = False, batch_size: int | None = None) -> None:
     """Insert `objs` (new rows of `model`, in this order); with `ids`, set their primary keys.
     `batch_size`: `bulk_create`'s, where it is used."""
     if not objs:
         return
-    if connection.vendor != "postgresql" or len(objs) < COPY_MIN_ROWS:
+    if connection.vendor != "postgresql":
         model._default_manager.bulk_create(list(objs), batch_size=batch_size)  # (returns the ids here)
+        return
+    if len(objs) < COPY_MIN_ROWS:
+        _insert_rows(model, objs)
         return
     meta = model._meta
     pk = meta.pk
