@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_e2e_organiser import PASSWORD, browser_page  # noqa: F401 (fixture)
+from tests.e2e.test_e2e_organiser import PASSWORD, browser_page, log_in  # noqa: F401 (fixture)
 
 NO_PAGE_OVERFLOW = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
@@ -56,11 +56,7 @@ def test_bracket_page_on_a_phone_and_a_wide_screen(live_server: Any, browser_pag
     page.wait_for_url("**/rounds/2/#table-*")
     assert "Team 05" in page.content()
 
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base)
     page.goto(f"{base}/t/{tournament.slug}/manage/")
     page.check("#final-places input[name=shared_places_by_standings]")
     page.click("#final-places button[type=submit]")

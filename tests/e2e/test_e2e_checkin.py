@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_e2e_organiser import PASSWORD, browser_page  # noqa: F401 (fixture)
+from tests.e2e.test_e2e_organiser import PASSWORD, browser_page, log_in  # noqa: F401 (fixture)
 
 
 @pytest.mark.e2e
@@ -25,11 +25,7 @@ def test_checkin_counters_update_without_reload_and_absent_are_dropped(
     tournament = make_tournament(organiser, entrants=3, checkin_required=True, name="Check Cup")
     page = browser_page
     base = live_server.url
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base)
 
     page.goto(f"{base}/t/{tournament.slug}/manage/")
     counts = page.locator("#entrant-counts")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_e2e_organiser import PASSWORD, browser_page  # noqa: F401  (the fixture)
+from tests.e2e.test_e2e_organiser import PASSWORD, browser_page, log_in  # noqa: F401  (the fixture)
 
 FOCUSED = """() => { const e = document.activeElement; if (!e || e === document.body) return null;
   return {tag: e.tagName.toLowerCase(), text: (e.innerText || e.value || '').trim(), testid: e.dataset.testid || '',
@@ -137,11 +137,7 @@ def test_keyboard_drop_and_undo_drop_keep_focus_on_the_row(live_server: Any, bro
     tournament = make_tournament(organiser, entrants=3, name="Drop Cup")
     entrant = Entrant.objects.get(tournament=tournament, seed=2)
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/t/{tournament.slug}/manage/")
     page.on("dialog", lambda dialog: dialog.accept())  # hx-confirm
     row = f"entrant-{entrant.pk}"

@@ -27,6 +27,15 @@ CHROMIUM_ARGS = [
 PASSWORD = "e2e-organiser-password"
 
 
+def log_in(page: Any, base: str, username: str = "organiser", password: str = PASSWORD) -> None:
+    """Log in through the login page (the organiser of these tests by default); the home page follows."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
 def _browser_missing() -> str | None:
     if not (os.path.isfile(CHROMIUM_PATH) or shutil.which(CHROMIUM_PATH)):
         return f"chromium not found at {CHROMIUM_PATH}"
@@ -90,11 +99,7 @@ def test_organiser_creates_tournament_publishes_round_and_enters_result(
     base = live_server.url
 
     # Log in.
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base)
 
     # Create a TAC Swiss tournament.
     page.click("text=New tournament >> nth=0")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_e2e_organiser import PASSWORD, browser_page  # noqa: F401 (fixture)
+from tests.e2e.test_e2e_organiser import PASSWORD, browser_page, log_in  # noqa: F401 (fixture)
 
 NO_PAGE_OVERFLOW = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
@@ -46,11 +46,7 @@ def test_rankings_on_a_phone_and_seeding_from_them(live_server: Any, browser_pag
     assert chart.is_visible() and chart.bounding_box()["width"] <= 390
     assert page.evaluate(NO_PAGE_OVERFLOW)
 
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base)
     page.goto(f"{base}/t/{upcoming.slug}/manage/")
     page.select_option("#rating-time-limit", value="ignore")
     page.click("text=Save rating policy")

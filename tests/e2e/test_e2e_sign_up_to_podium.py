@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_e2e_organiser import PASSWORD, browser_page  # noqa: F401 (fixture)
+from tests.e2e.test_e2e_organiser import PASSWORD, browser_page, log_in  # noqa: F401 (fixture)
 
 
 def _play_open_round(organiser: Any, tournament: Any) -> None:
@@ -30,11 +30,7 @@ def _fits(page: Any) -> bool:
 
 def open_sign_up(page: Any, base: str, slug: str, limit: int, taken: int) -> None:
     """The organiser logs in and opens sign-up with approval and `limit` places; the page says so."""
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base)
     page.goto(f"{base}/t/{slug}/manage/")
     page.click("text=Sign-up and check-in desk")
     page.check("#id_registration_open")

@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from tests.e2e.test_e2e_organiser import CHROMIUM_ARGS, CHROMIUM_PATH, _browser_missing
+from tests.e2e.test_e2e_organiser import CHROMIUM_ARGS, CHROMIUM_PATH, _browser_missing, log_in
 
 OVERFLOW_JS = """() => {
   const vw = document.documentElement.clientWidth;
@@ -113,14 +113,6 @@ def _shot(page: Any, name: str) -> None:
         page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
 
 
-def _login(page: Any, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", ORGANISER[0])
-    page.fill("#id_password", ORGANISER[1])
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
 @pytest.mark.e2e
 @pytest.mark.django_db(transaction=True)
 def test_demo_pages_fit_a_phone_and_the_venue_pages_work_at_both_widths(live_server: Any, chromium: Any) -> None:
@@ -140,7 +132,7 @@ def test_demo_pages_fit_a_phone_and_the_venue_pages_work_at_both_widths(live_ser
     assert len(visited) >= 20, sorted(visited)
     assert any("/rankings/" in p for p in visited) and any("/records/" in p for p in visited)
     assert problems == {}
-    _login(page, base)
+    log_in(page, base, *ORGANISER)
     managed, problems = crawl(page, base, [f"/t/{tournament.slug}/manage/"], per_pattern=1, limit=80)
     assert any("/manage/rounds/" in p and p.endswith("/results/") for p in managed), sorted(managed)
     assert any(p.endswith("/slips/") for p in managed) and any(p.endswith("/report-links/") for p in managed)
@@ -167,7 +159,7 @@ def test_demo_pages_fit_a_phone_and_the_venue_pages_work_at_both_widths(live_ser
         context = phone if width == 390 else chromium.new_context(viewport={"width": 1280, "height": 900})
         view = page if width == 390 else context.new_page()
         if width == 1280:
-            _login(view, base)
+            log_in(view, base, *ORGANISER)
         for name, path in [
             ("round-results", f"/t/{tournament.slug}/manage/rounds/{open_round.number}/results/"),
             ("slips", f"/t/{tournament.slug}/manage/rounds/{open_round.number}/slips/"),
