@@ -698,6 +698,16 @@ def _verdict_sql() -> tuple[str, list[Any], list[Columns]]:
     return _VERDICT_SQL[0]
 
 
+def locked_for_verdicts_orm(ids: list[int]) -> list[GameRecord]:
+    """What `_locked_for_verdicts` reads, through the ORM (other databases; the reference of its test)."""
+    return list(
+        GameRecord.objects.select_for_update(of=("self", "table", "table__round"), no_key=True)
+        .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
+        .annotate(table_has_open_result=open_result_exists("table_id"),
+                  table_has_addresses=addresses_at_table("table_id"))
+        .filter(pk__in=ids).order_by("pk"))
+
+
 def _locked_for_verdicts(ids: list[int]) -> list[GameRecord]:
     """The records `ids` with their tables and rounds locked (`FOR NO KEY UPDATE`), without their text,
     with their table, round, submitter and entrant, and whether each table has an open result
@@ -705,12 +715,7 @@ def _locked_for_verdicts(ids: list[int]) -> list[GameRecord]:
     annotations gave, in one query written out once. The ORM spent about 6 ms of the worker's CPU
     compiling it for every batch of records verified (issue 26, third pass). SQLite: the ORM's query."""
     if connection.vendor != "postgresql":
-        return list(
-            GameRecord.objects.select_for_update(of=("self", "table", "table__round"), no_key=True)
-            .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
-            .annotate(table_has_open_result=open_result_exists("table_id"),
-                      table_has_addresses=addresses_at_table("table_id"))
-            .filter(pk__in=ids).order_by("pk"))
+        return locked_for_verdicts_orm(ids)
     sql, params, parts = _verdict_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, list(ids)])

@@ -14,8 +14,6 @@ from games import services as game_services
 from games.models import GameRecord
 from rules.core.registry import get_engine
 from tests.services.conftest import taki_submit, taki_tournament
-from tournaments.notifications import addresses_at_table
-from tournaments.services.locking import open_result_exists
 
 pytestmark = pytest.mark.django_db
 
@@ -26,14 +24,6 @@ def _by_token(table: object, seed: int) -> int:
     record["players"] = [{"name": s.entrant.members.get().player.name, "seats": [i]} for i, s in enumerate(seats)]
     return game_services.record_submit(table=table, token=seats[0].entrant.report_token,  # type: ignore[arg-type]
                                        data=json.dumps(record), source="api").pk
-
-
-def _orm(ids: list[int]) -> list[GameRecord]:
-    return list(GameRecord.objects.select_for_update(of=("self", "table", "table__round"), no_key=True)
-                .select_related("table__round", "submitted_for", "submitted_by").defer("raw")
-                .annotate(table_has_open_result=open_result_exists("table_id"),
-                          table_has_addresses=addresses_at_table("table_id"))
-                .filter(pk__in=ids).order_by("pk"))
 
 
 def _seen(record: GameRecord) -> tuple[object, ...]:
@@ -56,7 +46,7 @@ def test_the_raw_read_is_the_orm_read() -> None:
     ids = [taki_submit(organiser, tables[0], 2), _by_token(tables[1], 3), taki_submit(organiser, tables[2], 4), first]
     with transaction.atomic():
         raw = game_services._locked_for_verdicts(ids)
-        orm = _orm(ids)
+        orm = game_services.locked_for_verdicts_orm(ids)
     assert [r.pk for r in raw] == sorted(ids)
     assert [_seen(r) for r in raw] == [_seen(r) for r in orm]
     seen = {r.pk: (r.submitted_by_id, r.submitted_for_id, r.table_has_open_result, r.table_has_addresses)  # type: ignore[attr-defined]
