@@ -474,13 +474,19 @@ def record_submit(
     if source not in SOURCES:
         raise TournamentError(ErrorCode.INVALID_INPUT, _("Unknown source %(source)s.") % {"source": repr(source)})
     parsed = record_parse(data, depth_checked=depth_checked)
-    # A pending record shows on no public page: the lock without the bump keeps them cached. Game and
-    # variant, all `_create_record` reads of the tournament, are fixed at its creation.
-    lock_tournament_quietly(table.round.tournament_id)
     tournament = table.round.tournament
     if table.round.status == Round.Status.DRAFT:
-        # Read again under the lock only if it may have changed: a round leaves the draft status once
-        # (published, then finished) and never returns to it; a table never moves or becomes a bye.
+        # A table of a published round takes no lock (issue 26, fourth pass): nothing the POST reads can
+        # change under it. A round leaves the draft status once (published, then finished) and never
+        # returns to it; a table never moves, becomes a bye or changes its seats once published; game and
+        # variant, all `_create_record` reads of the tournament, are fixed at its creation; the record's
+        # insert takes KEY SHARE on the tournament, table and entrant rows (none deleted meanwhile); two
+        # equal records meet on the unique (table, sha256); the audit chain orders the audit rows. Waiting
+        # on the tournament row instead put every POST behind each batch of verdicts the workers store
+        # (which settle results and hold that lock). A draft table is read again under the tournament's
+        # lock (without the bump of `public_version`: a pending record shows on no public page), as the
+        # round may be published or discarded meanwhile.
+        lock_tournament_quietly(table.round.tournament_id)
         fresh = Table.objects.select_related("round").filter(pk=table.pk).first()
         if fresh is None:  # the draft round was discarded meanwhile
             raise TournamentError(ErrorCode.NOT_FOUND, _("The table does not exist."))
