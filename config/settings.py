@@ -158,8 +158,14 @@ def postgres_connection_options(options: dict) -> dict:
     return merged
 
 
+# The hottest statements are prepared on the server, once per connection (tournaments/prepared_sql.py;
+# Django's own cursors bind on the client and never prepare). Off behind a PgBouncer older than 1.21 or
+# without `max_prepared_statements` in transaction mode (docs/operations.md).
+DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+
 if DATABASES["default"]["ENGINE"] in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
     DATABASES["default"]["OPTIONS"] = postgres_connection_options(DATABASES["default"].get("OPTIONS", {}))
+    DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 0 if DB_PREPARED_STATEMENTS else None)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from games import settle
 from games.models import GameRecord, ImportBatch, RecordVerdict
 from games.permissions import can_view_record
+from tournaments import prepared_sql
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Round, Table, Tournament
 from tournaments.permissions import (
@@ -161,7 +162,7 @@ def table_with_round(table_id: int) -> Table | None:
             return None
     if not 0 < table_id < 2**63:  # an id in the URL beyond the column's range names no table
         return None
-    with connection.cursor() as cursor:
+    with prepared_sql.cursor() as cursor:
         cursor.execute(sql, [table_id])
         row = cursor.fetchone()
     if row is None:

@@ -36,6 +36,7 @@ from rules.core.registry import get_engine
 from rules.core.replay import load_json
 from rules.core.trace import verify_with_final_snapshot
 from rules.core.verdict import Verdict
+from tournaments import prepared_sql
 from tournaments.api_parsers import holds_unstorable, raw_depth_exceeds
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import (
@@ -373,7 +374,7 @@ def _seated_and_duplicate(table: Table, sha256: str | None = None) -> tuple[list
     an entrant without players keeps its seat); with `sha256`, the same query also reads the id of
     the table's record with that hash, if one was stored (`record_duplicate`)."""
     sql, entrant_columns = _seated_sql()
-    with connection.cursor() as cursor:
+    with prepared_sql.cursor() as cursor:
         cursor.execute(sql, [table.pk, sha256 or "", table.pk])
         rows = cursor.fetchall()
     seats: dict[int, tuple[Entrant, list[_SeatedPlayer], set[int]]] = {}
@@ -723,7 +724,7 @@ def _locked_for_verdicts(ids: list[int]) -> list[GameRecord]:
     if connection.vendor != "postgresql":
         return locked_for_verdicts_orm(ids)
     sql, params, parts = _verdict_sql()
-    with connection.cursor() as cursor:
+    with prepared_sql.cursor() as cursor:
         cursor.execute(sql, [*params, list(ids)])
         rows = cursor.fetchall()
     out = []

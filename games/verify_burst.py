@@ -49,6 +49,7 @@ from django.utils.translation import gettext as _
 
 from games import services
 from games.models import GameRecord
+from tournaments import prepared_sql
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.services.locking import lock_tournament
 
@@ -165,7 +166,7 @@ def _claim(record_id: int, more: int) -> tuple[_Row | None, list[_Row]]:
     """In the caller's transaction: the record (claimed if pending and nobody holds it) and up to `more`
     other pending records of its tournament, oldest first, each claimed. One query."""
     sql = _CLAIM_SQL.format(records=connection.ops.quote_name(GameRecord._meta.db_table), key=_KEY_SQL)
-    with connection.cursor() as cursor:
+    with prepared_sql.cursor() as cursor:
         cursor.execute(sql, {"own": record_id, "pending": GameRecord.Status.PENDING, "space": CLAIM_SPACE,
                              "look": more * LOOK_AHEAD, "more": more})
         rows = [_Row(*row) for row in cursor.fetchall()]

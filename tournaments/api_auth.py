@@ -16,6 +16,7 @@ from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
+from tournaments import prepared_sql
 from tournaments.raw_rows import Columns
 
 _SQL: list[tuple[str, Columns, Columns]] = []
@@ -41,7 +42,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         sql, token_columns, user_columns = _token_sql(self.get_model())
         if "\x00" in key:  # PostgreSQL refuses the character in a parameter: no key holds it
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        with connection.cursor() as cursor:
+        with prepared_sql.cursor() as cursor:
             cursor.execute(sql, [key])
             row = cursor.fetchone()
         if row is None:

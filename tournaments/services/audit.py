@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import connection, models
 
+from tournaments import prepared_sql
 from tournaments.bulk_copy import copy_insert, prepared_rows
 from tournaments.models import AuditLog, Entrant, Tournament
 
@@ -89,7 +90,7 @@ def audit_insert_with(obj: models.Model, **fields: Any) -> AuditLog:
     entry = audit_entry(obj=obj, **fields)
     sql, own_fields, audit_fields = _with_sql(type(obj))
     params = [*prepared_rows(own_fields, [obj])[0], *prepared_rows(audit_fields, [entry])[0]]
-    with connection.cursor() as cursor:
+    with prepared_sql.cursor() as cursor:
         cursor.execute(sql, params)
         obj.pk, entry.pk = cursor.fetchone()
     entry.object_id = obj.pk
