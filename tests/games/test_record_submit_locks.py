@@ -33,8 +33,13 @@ def _post(table: Any, seed: int) -> Any:
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-def test_a_record_is_stored_while_the_tournament_is_locked(postgres: None) -> None:
+def test_a_record_is_stored_while_the_tournament_is_locked(postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
     from django.contrib.auth import get_user_model
+
+    from games import services
+
+    queued: list[tuple[Any, ...]] = []  # the verification (eager in tests) would wait for the lock itself
+    monkeypatch.setattr(services, "_enqueue", lambda *task: queued.append(task))
 
     organiser = get_user_model().objects.create_user("org-records-lock")
     tournament = make_tournament(organiser, game="tac", entrants=4, name="Lock Cup")
@@ -68,6 +73,7 @@ def test_a_record_is_stored_while_the_tournament_is_locked(postgres: None) -> No
     assert answer.status_code == 201, answer.json()
     assert still_held and waited < 5, waited  # it did not wait for the lock (held up to 15 s)
     assert GameRecord.objects.get(pk=answer.json()["id"]).table_id == one.pk
+    assert all(task[:2] == ("record_verify", answer.json()["id"]) for task in queued), queued
 
 
 @pytest.mark.services
