@@ -23,8 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import connection
-
+from django.db import DEFAULT_DB_ALIAS, connections
 
 _CURSOR: list[type] = []
 
@@ -49,22 +48,23 @@ def _cursor_class() -> type:
 def cursor() -> Iterator[Any]:
     """A cursor of the default connection whose statements bind on the server (and are prepared, see
     the module's text); Django's debug wrapper and error translation apply as to any cursor."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as plain:
+    db = connections[DEFAULT_DB_ALIAS]  # (one look-up of the thread's connection, not one per attribute)
+    if db.vendor != "postgresql":
+        with db.cursor() as plain:
             yield plain
         return
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        raw = _cursor_class()(connection.connection)
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        psycopg_connection = db.connection
+        raw = _cursor_class()(psycopg_connection)
         # as the backend's `create_cursor`: the connection's time zone, if the settings changed it since
-        tzloader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
-        if connection.timezone != tzloader.timezone:
-            register_tzloader(connection.timezone, raw)
-        wrapped = connection._prepare_cursor(raw)
+        if db.timezone != psycopg_connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            register_tzloader(db.timezone, raw)
+        wrapped = db._prepare_cursor(raw)
     with wrapped:
         yield wrapped
