@@ -79,3 +79,26 @@ def test_elsewhere_the_cursor_is_djangos(organiser: Any) -> None:
     with prepared_sql.cursor() as cursor:
         cursor.execute("SELECT %s + 1", [41])
         assert cursor.fetchone()[0] == 42
+
+
+def test_lock_tournament_returns_the_row_the_orm_reads_with_its_bump(organiser: Any) -> None:
+    """`lock_tournament` (prepared and built from its columns on PostgreSQL, `raw()` elsewhere) gives the
+    tournament as the ORM reads it, `public_version` bumped by one; a missing id is NOT_FOUND."""
+    from django.db import transaction
+
+    from tournaments.errors import TournamentError
+    from tournaments.models import Tournament
+    from tournaments.services.locking import lock_tournament
+
+    tournament = make_tournament(organiser, game="tac", entrants=4, name="Locked Cup")
+    before = Tournament.objects.get(pk=tournament.pk)
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+    after = Tournament.objects.get(pk=tournament.pk)
+    assert locked.public_version == before.public_version + 1 == after.public_version
+    for field in Tournament._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(after, field.attname), field.name
+    assert locked._state.adding is False and locked._state.db == "default"
+    with pytest.raises(TournamentError) as refused, transaction.atomic():
+        lock_tournament(2**40)
+    assert refused.value.code == "not_found"

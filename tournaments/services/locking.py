@@ -31,9 +31,11 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
+from tournaments import prepared_sql
 from tournaments.errors import ErrorCode, TournamentError
 from tournaments.models import Result, Round, Table, Tournament
 from tournaments.notifications import addresses_at_table
+from tournaments.raw_rows import Columns
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -43,11 +45,28 @@ def lock_tournament(tournament_id: int) -> Tournament:
     A write that is rolled back rolls the bump back too."""
     table = connection.ops.quote_name(Tournament._meta.db_table)
     column = connection.ops.quote_name("public_version")
-    found = list(Tournament.objects.raw(
-        f"UPDATE {table} SET {column} = {column} + 1 WHERE id = %s RETURNING *", [tournament_id]))
-    if not found:
+    if connection.vendor != "postgresql":
+        found = list(Tournament.objects.raw(
+            f"UPDATE {table} SET {column} = {column} + 1 WHERE id = %s RETURNING *", [tournament_id]))
+        if not found:
+            raise TournamentError(ErrorCode.NOT_FOUND, _("The tournament does not exist."))
+        return found[0]
+    # PostgreSQL: the statement prepared once per connection and the row built from its columns
+    # (`tournaments.raw_rows`): the raw queryset spent about a millisecond of CPU on every write.
+    if not _LOCK_SQL:
+        columns = Columns(Tournament, table)
+        _LOCK_SQL.append((f"UPDATE {table} SET {column} = {column} + 1 WHERE {table}.{connection.ops.quote_name('id')}"
+                          f" = %s RETURNING {columns.sql()}", columns))
+    sql, columns = _LOCK_SQL[0]
+    with prepared_sql.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+        row = cursor.fetchone()
+    if row is None:
         raise TournamentError(ErrorCode.NOT_FOUND, _("The tournament does not exist."))
-    return found[0]
+    return columns.build(row)  # type: ignore[return-value]
+
+
+_LOCK_SQL: list[tuple[str, Columns]] = []
 
 
 def lock_tournament_quietly(tournament_id: int) -> None:
