@@ -5,16 +5,16 @@ POSTs of the room's other tables go on. A draft round's table is still read agai
 from __future__ import annotations
 
 import json
-import threading
 import time
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import GameRecord
 from tests.games.conftest import random_record, relabel
+from tests.held_elsewhere import held_elsewhere
 from tests.tournaments.conftest import make_tournament, published_round, seated_entrants
 from tournaments.services.locking import lock_tournament
 
@@ -44,32 +44,16 @@ def test_a_record_is_stored_while_the_tournament_is_locked(postgres: None, monke
     organiser = get_user_model().objects.create_user("org-records-lock")
     tournament = make_tournament(organiser, game="tac", entrants=4, name="Lock Cup")
     one, two = published_round(organiser, tournament).tables.filter(is_bye=False).order_by("number")
-    holding, release, failure = threading.Event(), threading.Event(), []
 
-    def hold() -> None:  # a second connection: what a verification batch holds while it settles a table
-        try:
-            with transaction.atomic():
-                lock_tournament(tournament.pk)
-                list(type(two).objects.select_for_update(no_key=True).filter(pk=two.pk))
-                holding.set()
-                release.wait(timeout=15)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            failure.append(exc)
-            holding.set()
-        finally:
-            connection.close()
+    def take() -> None:  # a second connection: what a verification batch holds while it settles a table
+        lock_tournament(tournament.pk)
+        list(type(two).objects.select_for_update(no_key=True).filter(pk=two.pk))
 
-    thread = threading.Thread(target=hold)
-    thread.start()
-    try:
-        assert holding.wait(timeout=10) and not failure, failure
+    with held_elsewhere(take) as released:
         started = time.monotonic()
         answer = _post(one, seed=1)
         waited = time.monotonic() - started
-        still_held = not release.is_set()
-    finally:
-        release.set()
-        thread.join(timeout=30)
+        still_held = not released.is_set()
     assert answer.status_code == 201, answer.json()
     assert still_held and waited < 5, waited  # it did not wait for the lock (held up to 15 s)
     assert GameRecord.objects.get(pk=answer.json()["id"]).table_id == one.pk
@@ -89,24 +73,8 @@ def test_a_draft_tables_record_still_waits_for_the_tournament(postgres: None) ->
     tournament = make_tournament(organiser, game="tac", entrants=4, name="Draft Cup")
     draft = services.round_generate(actor=organiser, tournament=tournament)
     table = draft.tables.filter(is_bye=False).order_by("number").first()
-    holding, failure = threading.Event(), []
 
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                lock_tournament(tournament.pk)
-                holding.set()
-                time.sleep(1.0)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            failure.append(exc)
-            holding.set()
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=hold)
-    thread.start()
-    try:
-        assert holding.wait(timeout=10) and not failure, failure
+    with held_elsewhere(lambda: lock_tournament(tournament.pk), seconds=1.0):
         started = time.monotonic()
         client = APIClient()
         client.force_authenticate(organiser)
@@ -114,8 +82,6 @@ def test_a_draft_tables_record_still_waits_for_the_tournament(postgres: None) ->
         answer = client.post(f"/api/tables/{table.pk}/records/", data=json.dumps(record),
                              content_type="application/json")
         waited = time.monotonic() - started
-    finally:
-        thread.join(timeout=30)
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "round_not_published", answer.json()
     assert waited >= 0.5, waited  # it waited for the holder's lock
     assert not GameRecord.objects.filter(table=table).exists()

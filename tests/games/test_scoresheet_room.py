@@ -5,12 +5,11 @@ from the shared position without replaying it."""
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -20,6 +19,7 @@ from games.scoresheet import positions
 from rules.scoresheet import sheet as sheet_module
 from tests.games.conftest import random_record, relabel
 from tests.games.scoresheet_support import public_entries
+from tests.held_elsewhere import held_elsewhere
 from tests.tournaments.conftest import make_tournament, published_round, seated_entrants
 from tournaments.models import Tournament
 from tournaments.page_cache import tournament_key
@@ -66,33 +66,17 @@ def test_an_entry_completes_while_another_table_is_held(postgres: None, held: st
     from django.contrib.auth import get_user_model
 
     one, two = _room(get_user_model().objects.create_user("org-room"))
-    holding, release, failure = threading.Event(), threading.Event(), []
 
-    def hold() -> None:  # a second connection: another table's entry (or a finishing table) in progress
-        try:
-            with transaction.atomic():
-                Scoresheet.objects.select_for_update().get(pk=two["sheet"]["id"])
-                if held == "tournament":
-                    lock_tournament(one["tournament"].pk)  # what a finish (a settled result) holds
-                holding.set()
-                release.wait(timeout=15)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            failure.append(exc)
-            holding.set()
-        finally:
-            connection.close()
+    def take() -> None:  # a second connection: another table's entry (or a finishing table) in progress
+        Scoresheet.objects.select_for_update().get(pk=two["sheet"]["id"])
+        if held == "tournament":
+            lock_tournament(one["tournament"].pk)  # what a finish (a settled result) holds
 
-    thread = threading.Thread(target=hold)
-    thread.start()
-    try:
-        assert holding.wait(timeout=10) and not failure, failure
+    with held_elsewhere(take) as released:
         started = time.monotonic()
         answer = _add(one["client"], one["sheet"]["id"], one["sheet"]["version"], one["entries"][0])
         waited = time.monotonic() - started
-        still_held = not release.is_set()
-    finally:
-        release.set()
-        thread.join(timeout=30)
+        still_held = not released.is_set()
     assert answer.status_code == 200, answer.json()
     assert still_held and waited < 5, waited  # it did not wait for the other transaction (held 15 s)
     assert Scoresheet.objects.get(pk=one["sheet"]["id"]).version == one["sheet"]["version"] + 1
