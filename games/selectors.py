@@ -22,7 +22,7 @@ from tournaments.permissions import (
     is_organiser,
     reporting_entrant,
 )
-from tournaments.raw_rows import Columns
+from tournaments.raw_rows import Columns, build_joined
 
 
 def _records() -> QuerySet[GameRecord]:
@@ -167,11 +167,7 @@ def table_with_round(table_id: int) -> Table | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    objects, start = [], 0
-    for part in parts:
-        objects.append(part.build(row[start:start + len(part)]))
-        start += len(part)
-    table, round_, tournament = objects
+    (table, round_, tournament), _rest = build_joined(parts, row)
     round_.tournament = tournament
     table.round = round_
     return table  # type: ignore[return-value]

@@ -8,6 +8,7 @@ Errors are `TournamentError` with stable codes (tournaments/errors.py). Tasks ar
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import logging
@@ -53,7 +54,7 @@ from tournaments.models import (
 from tournaments.notifications import addresses_at_table
 from tournaments.permissions import is_organiser, reporting_entrant_among
 from tournaments.profiles import GameProfile, ProfileError, profile_for
-from tournaments.raw_rows import Columns
+from tournaments.raw_rows import Columns, build_joined
 from tournaments.services import result_report_from_record
 from tournaments.services.audit import audit_entry, audit_insert_with, audit_record, audit_write
 from tournaments.services.locking import (
@@ -675,34 +676,30 @@ class Checked:
     snapshot: dict[str, Any] | None
 
 
-_VERDICT_SQL: list[tuple[str, list[Any], list[Columns]]] = []
-
-
+@functools.cache
 def _verdict_sql() -> tuple[str, list[Any], list[Columns]]:
     """The SQL of `_locked_for_verdicts`, its fixed parameters and its columns, written out once per
     process (`tournaments.raw_rows`). The two EXISTS of the table locks (`open_result_exists`,
     `addresses_at_table`) are compiled by the ORM, once, from the same expressions."""
-    if not _VERDICT_SQL:
-        quote = connection.ops.quote_name
-        records = quote(GameRecord._meta.db_table)
-        exists = (GameRecord.objects.order_by().annotate(o=open_result_exists("table_id"), a=addresses_at_table("table_id"))
-                  .values_list("o", "a"))
-        sql, params = exists.query.sql_with_params()
-        head, tail = "SELECT ", f" FROM {records}"
-        if not (sql.startswith(head) and sql.endswith(tail)):
-            raise RuntimeError(f"Unexpected SQL for the table locks' EXISTS: {sql!r}")
-        parts = [Columns(GameRecord, records, defer=("raw",)), Columns(Table, "t"), Columns(Round, "r"),
-                 Columns(get_user_model(), "u"), Columns(Entrant, "e")]
-        _VERDICT_SQL.append((
-            f"SELECT {', '.join(part.sql() for part in parts)}, {sql[len(head):-len(tail)]} FROM {records} "
-            f"INNER JOIN {quote(Table._meta.db_table)} t ON {records}.{quote('table_id')} = t.{quote('id')} "
-            f"INNER JOIN {quote(Round._meta.db_table)} r ON t.{quote('round_id')} = r.{quote('id')} "
-            f"LEFT OUTER JOIN {quote(get_user_model()._meta.db_table)} u "
-            f"ON {records}.{quote('submitted_by_id')} = u.{quote('id')} "
-            f"LEFT OUTER JOIN {quote(Entrant._meta.db_table)} e ON {records}.{quote('submitted_for_id')} = e.{quote('id')} "
-            f"WHERE {records}.{quote('id')} = ANY(%s) ORDER BY {records}.{quote('id')} "
-            f"FOR NO KEY UPDATE OF {records}, t, r", list(params), parts))
-    return _VERDICT_SQL[0]
+    quote = connection.ops.quote_name
+    records = quote(GameRecord._meta.db_table)
+    exists = (GameRecord.objects.order_by().annotate(o=open_result_exists("table_id"), a=addresses_at_table("table_id"))
+              .values_list("o", "a"))
+    sql, params = exists.query.sql_with_params()
+    head, tail = "SELECT ", f" FROM {records}"
+    if not (sql.startswith(head) and sql.endswith(tail)):
+        raise RuntimeError(f"Unexpected SQL for the table locks' EXISTS: {sql!r}")
+    parts = [Columns(GameRecord, records, defer=("raw",)), Columns(Table, "t"), Columns(Round, "r"),
+             Columns(get_user_model(), "u"), Columns(Entrant, "e")]
+    return (
+        f"SELECT {', '.join(part.sql() for part in parts)}, {sql[len(head):-len(tail)]} FROM {records} "
+        f"INNER JOIN {quote(Table._meta.db_table)} t ON {records}.{quote('table_id')} = t.{quote('id')} "
+        f"INNER JOIN {quote(Round._meta.db_table)} r ON t.{quote('round_id')} = r.{quote('id')} "
+        f"LEFT OUTER JOIN {quote(get_user_model()._meta.db_table)} u "
+        f"ON {records}.{quote('submitted_by_id')} = u.{quote('id')} "
+        f"LEFT OUTER JOIN {quote(Entrant._meta.db_table)} e ON {records}.{quote('submitted_for_id')} = e.{quote('id')} "
+        f"WHERE {records}.{quote('id')} = ANY(%s) ORDER BY {records}.{quote('id')} "
+        f"FOR NO KEY UPDATE OF {records}, t, r", list(params), parts)
 
 
 def locked_for_verdicts_orm(ids: list[int]) -> list[GameRecord]:
@@ -729,17 +726,13 @@ def _locked_for_verdicts(ids: list[int]) -> list[GameRecord]:
         rows = cursor.fetchall()
     out = []
     for row in rows:
-        objects, start = [], 0
-        for part in parts:
-            objects.append(part.build_or_none(row[start:start + len(part)]))
-            start += len(part)
-        record, table, round_, user, entrant = objects
+        (record, table, round_, user, entrant), flags = build_joined(parts, row)
         assert isinstance(record, GameRecord) and isinstance(table, Table)
         table.round = round_
         record.table = table
         record.submitted_by = user
         record.submitted_for = entrant
-        record.table_has_open_result, record.table_has_addresses = row[start:]  # type: ignore[attr-defined]
+        record.table_has_open_result, record.table_has_addresses = flags  # type: ignore[attr-defined]
         out.append(record)
     return out
 

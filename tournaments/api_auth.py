@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
 from tournaments import prepared_sql
-from tournaments.raw_rows import Columns
+from tournaments.raw_rows import Columns, build_joined
 
 _SQL: list[tuple[str, Columns, Columns]] = []
 
@@ -47,8 +47,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        token = token_columns.build(row[:len(token_columns)])
-        user = user_columns.build(row[len(token_columns):])
+        (token, user), _rest = build_joined((token_columns, user_columns), row)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token.user = user

@@ -5,9 +5,9 @@ and is planned again. For the few statements that every record POST and every ve
 (the token with its user, the table with its round, the seated entrants, the record's and its audit row's
 INSERT, the batch's claim and locked read), planning cost PostgreSQL more than executing them (a POST's
 three reads: 0.7 ms planned, 0.14 ms run): about 0.8 ms of the server's CPU per POST, and 1.5 ms per
-batch, measured with `pg_stat_statements` (`total_plan_time`). A `cursor()` of this module binds on the server and has psycopg prepare each
-statement the first time a connection runs it (psycopg keeps up to 100 per connection): from then on
-the server only binds and executes it. The parameters also travel apart from the text, so a record's
+batch, measured with `pg_stat_statements` (`total_plan_time`). A `cursor()` of this module binds on the
+server and has psycopg prepare each statement the first time a connection runs it (psycopg keeps up to
+100 per connection): from then on the server only binds and executes it. The parameters also travel apart from the text, so a record's
 30 KB is neither escaped into the SQL by the client nor read back by the server's parser.
 
 Only this module's cursors prepare (Django's own keep binding on the client): `DB_PREPARED_STATEMENTS`
@@ -19,29 +19,27 @@ the setting off otherwise. Elsewhere (SQLite) `cursor()` is Django's plain curso
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-_CURSOR: list[type] = []
 
-
+@functools.cache
 def _cursor_class() -> type:
     """Django's server-binding cursor, which also keeps the statement it ran from its prepared form:
     psycopg sets `_query` (which Django's query log reads, `last_executed_query`) only when it sends a
     statement's text, so a prepared execution logged no SQL."""
-    if not _CURSOR:
-        from django.db.backends.postgresql.base import ServerBindingCursor
+    from django.db.backends.postgresql.base import ServerBindingCursor
 
-        class PreparingCursor(ServerBindingCursor):  # type: ignore[misc,valid-type]
-            def _send_query_prepared(self, name: bytes, pgq: Any, *, binary: bool | None = None) -> None:
-                self._query = pgq
-                super()._send_query_prepared(name, pgq, binary=binary)
+    class PreparingCursor(ServerBindingCursor):  # type: ignore[misc,valid-type]
+        def _send_query_prepared(self, name: bytes, pgq: Any, *, binary: bool | None = None) -> None:
+            self._query = pgq
+            super()._send_query_prepared(name, pgq, binary=binary)
 
-        _CURSOR.append(PreparingCursor)
-    return _CURSOR[0]
+    return PreparingCursor
 
 
 @contextmanager

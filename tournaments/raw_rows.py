@@ -57,3 +57,13 @@ class Columns:
     def build_or_none(self, values: Sequence[Any]) -> Model | None:
         """As `build`, or None for the all-NULL columns of a LEFT JOIN that found no row."""
         return None if values[0] is None else self.build(values)
+
+
+def build_joined(parts: Sequence[Columns], row: Sequence[Any]) -> tuple[list[Any], Sequence[Any]]:
+    """A joined row's instances, one per `parts` in order (None for a LEFT JOIN that found nothing), and
+    the row's values after their columns (annotations selected beside them)."""
+    objects, start = [], 0
+    for part in parts:
+        objects.append(part.build_or_none(row[start:start + len(part)]))
+        start += len(part)
+    return objects, row[start:]

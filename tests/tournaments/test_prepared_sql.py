@@ -82,7 +82,7 @@ def test_elsewhere_the_cursor_is_djangos(organiser: Any) -> None:
 
 
 def test_lock_tournament_returns_the_row_the_orm_reads_with_its_bump(organiser: Any) -> None:
-    """`lock_tournament` (prepared and built from its columns on PostgreSQL, `raw()` elsewhere) gives the
+    """`lock_tournament` (prepared on PostgreSQL, its row built from its columns on every database) gives the
     tournament as the ORM reads it, `public_version` bumped by one; a missing id is NOT_FOUND."""
     from django.db import transaction
 

@@ -25,6 +25,7 @@ then locks nothing again: one transaction locks each row once.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -43,21 +44,9 @@ def lock_tournament(tournament_id: int) -> Tournament:
     its cached public pages, tournaments/page_cache.py): one `UPDATE ... RETURNING`, which takes the
     row lock as `SELECT ... FOR UPDATE` would, so every write invalidates the pages at no extra query.
     A write that is rolled back rolls the bump back too."""
-    table = connection.ops.quote_name(Tournament._meta.db_table)
-    column = connection.ops.quote_name("public_version")
-    if connection.vendor != "postgresql":
-        found = list(Tournament.objects.raw(
-            f"UPDATE {table} SET {column} = {column} + 1 WHERE id = %s RETURNING *", [tournament_id]))
-        if not found:
-            raise TournamentError(ErrorCode.NOT_FOUND, _("The tournament does not exist."))
-        return found[0]
-    # PostgreSQL: the statement prepared once per connection and the row built from its columns
-    # (`tournaments.raw_rows`): the raw queryset spent about a millisecond of CPU on every write.
-    if not _LOCK_SQL:
-        columns = Columns(Tournament, table)
-        _LOCK_SQL.append((f"UPDATE {table} SET {column} = {column} + 1 WHERE {table}.{connection.ops.quote_name('id')}"
-                          f" = %s RETURNING {columns.sql()}", columns))
-    sql, columns = _LOCK_SQL[0]
+    # Prepared once per connection on PostgreSQL and the row built from its columns (`tournaments.raw_rows`):
+    # the raw queryset of `RETURNING *` spent about a millisecond of CPU on every write (issue 26).
+    sql, columns = _lock_sql()
     with prepared_sql.cursor() as cursor:
         cursor.execute(sql, [tournament_id])
         row = cursor.fetchone()
@@ -66,7 +55,13 @@ def lock_tournament(tournament_id: int) -> Tournament:
     return columns.build(row)  # type: ignore[return-value]
 
 
-_LOCK_SQL: list[tuple[str, Columns]] = []
+@functools.cache
+def _lock_sql() -> tuple[str, Columns]:
+    quote = connection.ops.quote_name
+    table, column = quote(Tournament._meta.db_table), quote("public_version")
+    columns = Columns(Tournament, table)
+    return (f"UPDATE {table} SET {column} = {column} + 1 WHERE {table}.{quote('id')} = %s "
+            f"RETURNING {columns.sql()}", columns)
 
 
 def lock_tournament_quietly(tournament_id: int) -> None:
