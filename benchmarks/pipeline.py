@@ -59,10 +59,14 @@ def _worker_name(index: int) -> str:
 
 
 def _worker(database_url: str, index: int = 0) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if k != "CELERY_TASK_ALWAYS_EAGER"}
-    # The cache shared with the served app (benchmarks/room.py's prefix): one deployment, so that the
-    # verification tasks coalesce per tournament as in production (games/verify_burst.py).
-    env.update(DATABASE_URL=database_url, CELERY_TASK_ALWAYS_EAGER="False", CACHE_KEY_PREFIX=f"bench-room-{os.getpid()}")
+    import tempfile
+
+    from benchmarks.room import _server_env
+
+    # The served app's environment (benchmarks/room.py): DEBUG off as in production (with DEBUG on, the
+    # worker kept a log of every query it ran), and the cache shared with gunicorn, one deployment, so that
+    # the verification tasks coalesce per tournament as in production (games/verify_burst.py).
+    env = _server_env(database_url, tempfile.gettempdir())
     name = _worker_name(index)
     log = Path(f"/tmp/celery-{name.split('@')[0]}.log")
 

@@ -49,12 +49,45 @@ _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
 _STEP = (0, 1, -1)
 
 
-def raw_depth_exceeds(text: str, limit: int) -> bool:
-    """Bracket depth of the raw text outside strings: refuses before json.loads can recurse.
+_QUOTES_AND_BRACKETS = bytes.maketrans(b'[{]}"', b"\x01\x01\x02\x02\x03")  # and a quote: 3
+_NOT_QUOTES_OR_BRACKETS = bytes(sorted(set(range(256)) - set(b'[]{}"')))
 
-    Done by C string methods rather than a loop over the characters (a 30 KB TAC record in 0.25 ms
-    instead of 0.9): the strings are cut out (split at the quotes when nothing is escaped), every byte
-    but the brackets dropped, and the running depth taken over the brackets alone."""
+
+def _certainly_shallow(data: bytes, limit: int) -> bool:
+    """True when the UTF-8 text `data` nests no deeper than `limit` outside its strings, found at C speed
+    for what an API receives (no escapes, no bracket inside a string: a 30 KB TAC record in 0.04 ms);
+    False when that cannot be told so (the caller measures exactly).
+
+    Every byte but the quotes and brackets dropped (a UTF-8 multi-byte character holds no ASCII byte),
+    then every pair of adjacent quotes: without a backslash the quotes alternate opening and closing, so
+    no quote is left only when every string's two quotes were adjacent, i.e. held no bracket (one pass
+    pairs the quotes from the left, and the only pairing of consecutive quotes is string by string). The
+    brackets left are the structure's; they are shallow when they vanish in `limit` passes, each dropping
+    every innermost pair."""
+    if b"\\" in data:
+        return False
+    left = data.translate(_QUOTES_AND_BRACKETS, _NOT_QUOTES_OR_BRACKETS).replace(b"\x03\x03", b"")
+    if b"\x03" in left:
+        return False
+    for _level in range(limit):
+        if not left:
+            return True
+        left = left.replace(b"\x01\x02", b"")
+    return not left
+
+
+def raw_depth_exceeds(text: str | bytes, limit: int) -> bool:
+    """Bracket depth of the raw text (or its UTF-8 bytes) outside strings: refuses before json.loads can
+    recurse.
+
+    Most texts are told shallow at once (`_certainly_shallow`). The others by C string methods rather
+    than a loop over the characters: the strings are cut out (split at the quotes when nothing is
+    escaped), every byte but the brackets dropped, and the running depth taken over the brackets alone."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if _certainly_shallow(data, limit):
+        return False
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
     outside = _STRING.sub("", text) if "\\" in text else "".join(text.split('"')[::2])
     brackets = outside.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_BRACKETS)
     if len(brackets) <= limit:
@@ -151,9 +184,8 @@ class JsonDepthMiddleware:
         limit_bytes = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if not length or (limit_bytes is not None and length > limit_bytes):
             return None
-        text = request.body.decode("utf-8", "replace")
         limit = settings.API_JSON_MAX_DEPTH
-        if not raw_depth_exceeds(text, limit):
+        if not raw_depth_exceeds(request.body, limit):
             request.json_depth_checked = True  # a view reading the body as text need not count again
             return None
         message = _("The JSON body is nested more than %(limit)s levels deep.") % {"limit": limit}

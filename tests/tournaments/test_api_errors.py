@@ -74,6 +74,16 @@ def _depth_one_char_at_a_time(text: str, limit: int) -> bool:
 def test_raw_depth_agrees_with_reading_one_char_at_a_time(text: str, limit: int) -> None:
     # strings with escaped quotes and backslashes, unterminated strings, unbalanced brackets, non-ASCII
     assert raw_depth_exceeds(text, limit) == _depth_one_char_at_a_time(text, limit)
+    # as the UTF-8 bytes of a request's body (the middleware's case)
+    assert raw_depth_exceeds(text.encode("utf-8", "surrogatepass"), limit) == _depth_one_char_at_a_time(text, limit)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.sampled_from('[]{}"a:,é'), max_size=60), st.integers(0, 5))
+def test_raw_depth_without_escapes_agrees_with_reading_one_char_at_a_time(text: str, limit: int) -> None:
+    # no backslash: the texts `_certainly_shallow` tells at once (brackets inside strings or not)
+    for given_as in (text, text.encode("utf-8")):
+        assert raw_depth_exceeds(given_as, limit) == _depth_one_char_at_a_time(text, limit)
 
 
 @pytest.mark.parametrize(("text", "limit", "deep"), [
