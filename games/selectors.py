@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db import connection
@@ -139,22 +140,21 @@ def record_conflicts(*, tournament: Tournament) -> list[dict[str, Any]]:
     return conflicts
 
 
-_TABLE_SQL: list[tuple[str, list[Columns]]] = []
+@functools.cache
+def _table_sql() -> tuple[str, list[Columns]]:
+    quote = connection.ops.quote_name
+    parts = [Columns(Table, "t"), Columns(Round, "r"), Columns(Tournament, "o")]
+    return (f"SELECT {', '.join(part.sql() for part in parts)} FROM {quote(Table._meta.db_table)} t "
+            f"INNER JOIN {quote(Round._meta.db_table)} r ON t.{quote('round_id')} = r.{quote('id')} "
+            f"INNER JOIN {quote(Tournament._meta.db_table)} o ON r.{quote('tournament_id')} = o.{quote('id')} "
+            f"WHERE t.{quote('id')} = %s", parts)
 
 
 def table_with_round(table_id: int) -> Table | None:
     """The table with its round and tournament (as `select_related("round__tournament")` reads them), in
     one query written out once (`games.raw_rows`): every table endpoint, the record POST among them, starts
     here, and the ORM spent over a millisecond of CPU compiling the three-way join (issue 26)."""
-    if not _TABLE_SQL:
-        quote = connection.ops.quote_name
-        parts = [Columns(Table, "t"), Columns(Round, "r"), Columns(Tournament, "o")]
-        _TABLE_SQL.append((
-            f"SELECT {', '.join(part.sql() for part in parts)} FROM {quote(Table._meta.db_table)} t "
-            f"INNER JOIN {quote(Round._meta.db_table)} r ON t.{quote('round_id')} = r.{quote('id')} "
-            f"INNER JOIN {quote(Tournament._meta.db_table)} o ON r.{quote('tournament_id')} = o.{quote('id')} "
-            f"WHERE t.{quote('id')} = %s", parts))
-    sql, parts = _TABLE_SQL[0]
+    sql, parts = _table_sql()
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         try:
             table_id = int(table_id)

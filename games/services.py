@@ -346,28 +346,24 @@ def seat_entrants_for(doc: dict[str, Any], profile: GameProfile, seated: list[Se
     return [owner[s] for s in range(n)]
 
 
+@functools.cache
 def _seated_sql() -> tuple[str, Columns]:
     """The SQL of `_seated_and_duplicate` and the entrant's columns in it, written out once
     (`games.raw_rows`): a record's POST runs it under the tournament lock, and the ORM spent 1.3 ms of CPU
     compiling the annotated join each time (issue 26)."""
-    if not _SEATED_SQL:
-        quote = connection.ops.quote_name
-        entrant = Columns(Entrant, "e")
-        _SEATED_SQL.append((
-            f"SELECT s.{quote('id')}, m.{quote('player_id')}, p.{quote('name')}, p.{quote('user_id')}, "
-            f"(SELECT g.{quote('id')} FROM {quote(GameRecord._meta.db_table)} g "
-            f"WHERE g.{quote('table_id')} = %s AND g.{quote('sha256')} = %s LIMIT 1), {entrant.sql()} "
-            f"FROM {quote(Seat._meta.db_table)} s "
-            f"INNER JOIN {quote(Entrant._meta.db_table)} e ON s.{quote('entrant_id')} = e.{quote('id')} "
-            f"LEFT OUTER JOIN {quote(EntrantMember._meta.db_table)} m ON m.{quote('entrant_id')} = e.{quote('id')} "
-            f"LEFT OUTER JOIN {quote(Player._meta.db_table)} p ON m.{quote('player_id')} = p.{quote('id')} "
-            f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('position')}, m.{quote('id')}",
-            entrant,
-        ))
-    return _SEATED_SQL[0]
-
-
-_SEATED_SQL: list[tuple[str, Columns]] = []
+    quote = connection.ops.quote_name
+    entrant = Columns(Entrant, "e")
+    return (
+        f"SELECT s.{quote('id')}, m.{quote('player_id')}, p.{quote('name')}, p.{quote('user_id')}, "
+        f"(SELECT g.{quote('id')} FROM {quote(GameRecord._meta.db_table)} g "
+        f"WHERE g.{quote('table_id')} = %s AND g.{quote('sha256')} = %s LIMIT 1), {entrant.sql()} "
+        f"FROM {quote(Seat._meta.db_table)} s "
+        f"INNER JOIN {quote(Entrant._meta.db_table)} e ON s.{quote('entrant_id')} = e.{quote('id')} "
+        f"LEFT OUTER JOIN {quote(EntrantMember._meta.db_table)} m ON m.{quote('entrant_id')} = e.{quote('id')} "
+        f"LEFT OUTER JOIN {quote(Player._meta.db_table)} p ON m.{quote('player_id')} = p.{quote('id')} "
+        f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('position')}, m.{quote('id')}",
+        entrant,
+    )
 
 
 def _seated_and_duplicate(table: Table, sha256: str | None = None) -> tuple[list[SeatedEntrant], int | None]:

@@ -9,6 +9,7 @@ messages: an unknown key is "Invalid token.", an inactive user "User inactive or
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,22 +20,19 @@ from rest_framework import authentication, exceptions
 from tournaments import prepared_sql
 from tournaments.raw_rows import Columns, build_joined
 
-_SQL: list[tuple[str, Columns, Columns]] = []
 
-
+@functools.cache
 def _token_sql(token_model: Any) -> tuple[str, Columns, Columns]:
-    if not _SQL:
-        quote = connection.ops.quote_name
-        user_model = get_user_model()
-        token, user = Columns(token_model, "t"), Columns(user_model, "u")
-        user_fk = token_model._meta.get_field("user")
-        _SQL.append((
-            f"SELECT {token.sql()}, {user.sql()} FROM {quote(token_model._meta.db_table)} t "
-            f"INNER JOIN {quote(user_model._meta.db_table)} u ON t.{quote(user_fk.column)} = u.{quote(user_model._meta.pk.column)} "
-            f"WHERE t.{quote(token_model._meta.pk.column)} = %s",
-            token, user,
-        ))
-    return _SQL[0]
+    quote = connection.ops.quote_name
+    user_model = get_user_model()
+    token, user = Columns(token_model, "t"), Columns(user_model, "u")
+    user_fk = token_model._meta.get_field("user")
+    return (
+        f"SELECT {token.sql()}, {user.sql()} FROM {quote(token_model._meta.db_table)} t "
+        f"INNER JOIN {quote(user_model._meta.db_table)} u ON t.{quote(user_fk.column)} = u.{quote(user_model._meta.pk.column)} "
+        f"WHERE t.{quote(token_model._meta.pk.column)} = %s",
+        token, user,
+    )
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
