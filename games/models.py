@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.json_fields import FastJSONField
+from games.json_fields import TextJSONField
 from tournaments.models import Entrant, Result, Table, Tournament
 
 
@@ -191,7 +191,7 @@ class Scoresheet(models.Model):
     game = models.CharField(_("game"), max_length=20)
     variant = models.JSONField(default=dict, blank=True)
     players = models.JSONField(default=list)  # the record's `players` (name, Player id, seats) as confirmed
-    state = FastJSONField(default=dict)  # read and written on every entry: orjson (games/json_fields.py)
+    state = TextJSONField(default=dict)  # read and written whole on every entry: orjson, text (games/json_fields.py)
     version = models.PositiveIntegerField(default=1)
     entries = models.PositiveIntegerField(default=0)  # how many entries the sheet holds (for lists)
     created_by = models.ForeignKey(
