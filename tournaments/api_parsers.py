@@ -55,7 +55,7 @@ _NOT_QUOTES_OR_BRACKETS = bytes(sorted(set(range(256)) - set(b'[]{}"')))
 
 def _certainly_shallow(data: bytes, limit: int) -> bool:
     """True when the UTF-8 text `data` nests no deeper than `limit` outside its strings, found at C speed
-    for what an API receives (no escapes, no bracket inside a string: a 30 KB TAC record in 0.04 ms);
+    for what an API receives (no escapes, no bracket inside a string: a 30 KB TAC record in 0.05 ms);
     False when that cannot be told so (the caller measures exactly).
 
     Every byte but the quotes and brackets dropped (a UTF-8 multi-byte character holds no ASCII byte),
