@@ -39,6 +39,10 @@ class FastJSONField(models.JSONField):
             return super().get_db_prep_value(value, connection, prepared)
         if not prepared:
             value = self.get_prep_value(value)
+        return self._adapted(value)
+
+    def _adapted(self, value: Any) -> Any:
+        """The value as the PostgreSQL column takes it: `jsonb` written by orjson."""
         from psycopg.types.json import Jsonb
 
         return Jsonb(value, dumps=_dumps)
@@ -63,9 +67,5 @@ class TextJSONField(FastJSONField):
             return "text"
         return super().db_type(connection)
 
-    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
-        if connection.vendor != "postgresql" or self.encoder is not None:
-            return super().get_db_prep_value(value, connection, prepared)
-        if not prepared:
-            value = self.get_prep_value(value)
+    def _adapted(self, value: Any) -> Any:
         return _dumps(value).decode()

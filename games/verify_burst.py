@@ -37,6 +37,7 @@ sends its task, as before; `GAMES_VERIFY_COALESCE` off does the same.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass
@@ -162,12 +163,16 @@ FROM others JOIN {records} r ON r.id = others.id
 """
 
 
+@functools.cache
+def _claim_sql() -> str:
+    return _CLAIM_SQL.format(records=connection.ops.quote_name(GameRecord._meta.db_table), key=_KEY_SQL)
+
+
 def _claim(record_id: int, more: int) -> tuple[_Row | None, list[_Row]]:
     """In the caller's transaction: the record (claimed if pending and nobody holds it) and up to `more`
     other pending records of its tournament, oldest first, each claimed. One query."""
-    sql = _CLAIM_SQL.format(records=connection.ops.quote_name(GameRecord._meta.db_table), key=_KEY_SQL)
     with prepared_sql.cursor() as cursor:
-        cursor.execute(sql, {"own": record_id, "pending": GameRecord.Status.PENDING, "space": CLAIM_SPACE,
+        cursor.execute(_claim_sql(), {"own": record_id, "pending": GameRecord.Status.PENDING, "space": CLAIM_SPACE,
                              "look": more * LOOK_AHEAD, "more": more})
         rows = [_Row(*row) for row in cursor.fetchall()]
     own = next((row for row in rows if row.pk == record_id), None)

@@ -67,13 +67,17 @@ def _certainly_shallow(data: bytes, limit: int) -> bool:
     if b"\\" in data:
         return False
     left = data.translate(_QUOTES_AND_BRACKETS, _NOT_QUOTES_OR_BRACKETS).replace(b"\x03\x03", b"")
-    if b"\x03" in left:
-        return False
+    return b"\x03" not in left and _pairs_vanish(left, limit)
+
+
+def _pairs_vanish(brackets: bytes, limit: int) -> bool:
+    """Whether the brackets (1 opening, 2 closing) are balanced and as deep as `limit` at most: such
+    brackets vanish in `limit` passes, each dropping every innermost pair (one level, at C speed)."""
     for _level in range(limit):
-        if not left:
+        if not brackets:
             return True
-        left = left.replace(b"\x01\x02", b"")
-    return not left
+        brackets = brackets.replace(b"\x01\x02", b"")
+    return not brackets
 
 
 def raw_depth_exceeds(text: str | bytes, limit: int) -> bool:
@@ -90,16 +94,9 @@ def raw_depth_exceeds(text: str | bytes, limit: int) -> bool:
         text = text.decode("utf-8", "replace")
     outside = _STRING.sub("", text) if "\\" in text else "".join(text.split('"')[::2])
     brackets = outside.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_BRACKETS)
-    if len(brackets) <= limit:
+    if len(brackets) <= limit or _pairs_vanish(brackets, limit):
         return False
-    # Balanced brackets as deep as the limit at most vanish in `limit` passes, each dropping every
-    # innermost pair (one level, at C speed: a 30 KB TAC record 0.41 -> 0.25 ms). Anything else (deeper, or
-    # unbalanced) is measured exactly by the running depth.
-    left = brackets
-    for _level in range(limit):
-        left = left.replace(b"\x01\x02", b"")
-        if not left:
-            return False
+    # Anything else (deeper, or unbalanced) is measured exactly by the running depth.
     return max(accumulate(map(_STEP.__getitem__, brackets))) > limit
 
 
